@@ -1,0 +1,115 @@
+//===- Targets.cpp - what each GPU target supports, and schedule legality -===//
+#include "compiler/Targets.h"
+
+#include "compiler/frontend/Frontend.h"
+
+#include <algorithm>
+
+namespace attncc {
+
+const std::vector<TargetInfo> &allTargets() {
+  static const std::vector<TargetInfo> targets = {
+      {"sm_80", 80, false, true, false, false, false, true, 163 * 1024, "Ampere: mma.sync, cp.async"},
+      {"sm_90", 90, false, true, false, false, true, true, 227 * 1024,
+       "Hopper without arch-specific features: mma.sync, cp.async, TMA"},
+      {"sm_90a", 90, true, true, true, false, true, true, 227 * 1024,
+       "Hopper (H100/H200): adds wgmma and setmaxnreg"},
+      {"sm_100a", 100, true, true, false, true, true, true, 227 * 1024,
+       "datacenter Blackwell (B200): tcgen05 + tensor memory; no wgmma"},
+      {"sm_120", 120, false, true, false, false, true, true, 99 * 1024,
+       "consumer Blackwell (RTX 50xx): mma.sync (also fp16 accumulate), cp.async, TMA"},
+      {"sm_120a", 120, true, true, false, false, true, true, 99 * 1024,
+       "consumer Blackwell, arch-specific: no wgmma, no tcgen05"},
+  };
+  return targets;
+}
+
+const TargetInfo *findTarget(const std::string &name) {
+  for (const TargetInfo &t : allTargets())
+    if (t.name == name)
+      return &t;
+  return nullptr;
+}
+
+std::string targetNames() {
+  std::string s;
+  for (const TargetInfo &t : allTargets())
+    s += (s.empty() ? "" : ", ") + t.name;
+  return s;
+}
+
+namespace {
+
+std::string join(const std::vector<std::string> &v) {
+  std::string s;
+  for (const std::string &x : v)
+    s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+const char *atomFamily(AtomKind k) {
+  switch (k) {
+  case AtomKind::MmaSync: return "mma";
+  case AtomKind::Wgmma: return "wgmma";
+  case AtomKind::Tcgen05: return "tcgen05";
+  }
+  return "?";
+}
+
+std::optional<KnobError> checkAxis(const std::string &family, const std::string &axis,
+                                   const Problem &p) {
+  std::vector<std::string> axes = axisNames(p.kind);
+  if (std::find(axes.begin(), axes.end(), axis) == axes.end())
+    return KnobError{family + "@" + axis, axis,
+                     std::string("an axis of this ") + entryName(p.kind) + " problem: " + join(axes)};
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo &t) {
+  const std::string reduceAxis = reduceAxisName(p.kind);
+  for (const TileKnob &tile : s.tiles) {
+    if (auto e = checkAxis("TILE", tile.axis, p))
+      return e;
+    if (!tile.atom)
+      continue;
+    const Atom &a = *tile.atom;
+    std::string knob = "TILE@" + tile.axis;
+    bool onTarget = (a.kind == AtomKind::MmaSync && t.mmaSync) ||
+                    (a.kind == AtomKind::Wgmma && t.wgmma) ||
+                    (a.kind == AtomKind::Tcgen05 && t.tcgen05);
+    if (!onTarget) {
+      std::string have = t.wgmma ? "mma, wgmma" : t.tcgen05 ? "mma, tcgen05" : "mma";
+      return KnobError{knob, std::string(atomFamily(a.kind)) + " atom",
+                       "an atom that " + t.name + " has (" + have + ")"};
+    }
+    ElemType want = p.dtype == DType::BF16 ? ElemType::BF16 : ElemType::F16;
+    if (p.dtype == DType::F32 || a.elem != want)
+      return KnobError{knob, a.elem == ElemType::F16 ? "f16 atom" : "bf16 atom",
+                       std::string("an atom of the problem's dtype ") + dtypeName(p.dtype) +
+                           (p.dtype == DType::F32 ? " (f32 problems have no tensor-core atom; use a scalar tile)" : "")};
+  }
+  for (const StageKnob &st : s.stages) {
+    if (auto e = checkAxis("STAGE", st.axis, p))
+      return e;
+    if (st.transport == Transport::Tma && !t.tma)
+      return KnobError{"STAGE@" + st.axis, "tma", t.name + " has no TMA; use sync or cp"};
+  }
+  for (const ReduceKnob &r : s.reduces) {
+    if (auto e = checkAxis("REDUCE", r.axis, p))
+      return e;
+    if (r.axis != reduceAxis)
+      return KnobError{"REDUCE@" + r.axis, r.axis,
+                       "the reduced axis '" + reduceAxis + "' (" + r.axis + " is a free axis)"};
+  }
+  if (!s.wspec.empty() && !t.wgmma && !t.tcgen05)
+    return KnobError{"WSPEC", "WSPEC", "warp specialization needs sm_90a or sm_100a; " + t.name +
+                                           " has neither wgmma nor tcgen05"};
+  if (s.acc && *s.acc == Accum::F16x && p.dtype != DType::F16)
+    return KnobError{"ACC", "f16x", std::string("f32 for dtype ") + dtypeName(p.dtype) +
+                                        " (fp16 accumulation needs f16 operands)"};
+  return std::nullopt;
+}
+
+} // namespace attncc

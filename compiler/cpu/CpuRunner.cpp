@@ -1,0 +1,195 @@
+//===- CpuRunner.cpp - execute loop-level IR on the CPU -------------------===//
+#include "compiler/cpu/CpuRunner.h"
+
+#include "compiler/frontend/Frontend.h"
+#include "passes/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+
+namespace attncc {
+
+LogicalResult lowerLoopToLLVM(ModuleOp module) {
+  PassManager pm(module.getContext());
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(mlir::attncc::createLowerContract());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true; // bf16 <-> f32 as integer ops: no soft-float calls needed
+  fn.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  return pm.run(module);
+}
+
+namespace {
+
+/// A dense row-major buffer and its memref descriptor (element = 2 or 4 bytes).
+struct Buffer {
+  std::vector<uint8_t> bytes;
+  std::vector<int64_t> shape;
+  DType type; // storage type: F16/BF16 as 16-bit patterns, F32 as float
+  StridedMemRefType<char, 4> desc4;
+  StridedMemRefType<char, 3> desc3;
+  void *descPtr = nullptr;
+
+  Buffer(DType t, std::vector<int64_t> s) : shape(std::move(s)), type(t) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    bytes.resize(size_t(n) * elemBytes());
+  }
+  size_t elemBytes() const { return type == DType::F32 ? 4 : 2; }
+  int64_t count() const { return int64_t(bytes.size() / elemBytes()); }
+
+  void set(int64_t i, float v) {
+    if (type == DType::F32) {
+      std::memcpy(&bytes[size_t(i) * 4], &v, 4);
+      return;
+    }
+    uint16_t h = type == DType::F16 ? floatToHalfBits(v) : floatToBf16Bits(v);
+    std::memcpy(&bytes[size_t(i) * 2], &h, 2);
+  }
+  double get(int64_t i) const {
+    if (type == DType::F32) {
+      float v;
+      std::memcpy(&v, &bytes[size_t(i) * 4], 4);
+      return v;
+    }
+    uint16_t h;
+    std::memcpy(&h, &bytes[size_t(i) * 2], 2);
+    return type == DType::F16 ? halfBitsToFloat(h) : bf16BitsToFloat(h);
+  }
+  void poison() {
+    for (int64_t i = 0; i < count(); ++i)
+      set(i, std::numeric_limits<float>::quiet_NaN());
+  }
+  /// The descriptor, laid out as the C interface expects (strides in elements).
+  void *descriptor() {
+    auto fill = [&](auto &d) {
+      d.basePtr = d.data = reinterpret_cast<char *>(bytes.data());
+      d.offset = 0;
+      int64_t stride = 1;
+      for (int r = int(shape.size()) - 1; r >= 0; --r) {
+        d.sizes[r] = shape[r];
+        d.strides[r] = stride;
+        stride *= shape[r];
+      }
+      return static_cast<void *>(&d);
+    };
+    descPtr = shape.size() == 4 ? fill(desc4) : fill(desc3);
+    return descPtr;
+  }
+};
+
+Buffer input(DType t, std::vector<int64_t> shape, const std::vector<float> &values) {
+  Buffer b(t, std::move(shape));
+  for (int64_t i = 0; i < b.count(); ++i)
+    b.set(i, values[size_t(i)]);
+  return b;
+}
+
+} // namespace
+
+bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutputs &outs,
+              std::string &err) {
+  for (const Extent *e : {&p.batch, &p.seq_q, &p.seq_k})
+    if (e->value <= 0) {
+      err = "a symbolic extent needs a concrete value to run (write ?=N)";
+      return false;
+    }
+  static bool targetsReady = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)targetsReady;
+
+  MLIRContext *ctx = loopModule.getContext();
+  DialectRegistry registry;
+  registry.insert<LLVM::LLVMDialect>();
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  ctx->appendDialectRegistry(registry);
+
+  OwningOpRef<ModuleOp> module(cast<ModuleOp>(loopModule->clone()));
+  if (failed(lowerLoopToLLVM(*module))) {
+    err = "lowering the loop-level IR to LLVM failed";
+    return false;
+  }
+  ExecutionEngineOptions opts;
+  opts.transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
+  auto engine = ExecutionEngine::create(*module, opts);
+  if (!engine) {
+    err = "ExecutionEngine: " + llvm::toString(engine.takeError());
+    return false;
+  }
+
+  int64_t B = p.batch.value, Hq = p.heads_q, Hkv = p.heads_kv, Sq = p.seq_q.value,
+          Sk = p.seq_k.value, D = p.head_dim;
+  std::vector<Buffer> bufs;
+  bufs.reserve(6);
+  if (p.kind == ProblemKind::Attention) {
+    bufs.push_back(input(p.dtype, {B, Hq, Sq, D}, in.q));
+    bufs.push_back(input(p.dtype, {B, Hkv, Sk, D}, in.k));
+    bufs.push_back(input(p.dtype, {B, Hkv, Sk, D}, in.v));
+    if (p.bias)
+      bufs.push_back(input(p.dtype,
+                           {p.bias_batch_broadcast ? 1 : B, p.bias_head_broadcast ? 1 : Hq, Sq, Sk},
+                           in.bias));
+    bufs.emplace_back(p.dtype, std::vector<int64_t>{B, Hq, Sq, D});
+    bufs.emplace_back(DType::F32, std::vector<int64_t>{B, Hq, Sq});
+  } else {
+    bufs.push_back(input(p.dtype, {B, Hq, Sq, Sk}, in.q));
+    bufs.emplace_back(DType::F32, std::vector<int64_t>{B, Hq, Sq});
+  }
+  size_t numOut = p.kind == ProblemKind::Attention ? 2 : 1;
+  for (size_t i = bufs.size() - numOut; i < bufs.size(); ++i)
+    bufs[i].poison();
+
+  std::vector<void *> descs, args;
+  for (Buffer &b : bufs)
+    descs.push_back(b.descriptor());
+  for (void *&d : descs)
+    args.push_back(&d);
+  std::string entry = std::string("_mlir_ciface_") + entryName(p.kind);
+  if (llvm::Error e = (*engine)->invokePacked(entry, args)) {
+    err = "invoking " + entry + ": " + llvm::toString(std::move(e));
+    return false;
+  }
+  auto read = [](const Buffer &b, std::vector<double> &dst) {
+    dst.resize(size_t(b.count()));
+    for (int64_t i = 0; i < b.count(); ++i)
+      dst[size_t(i)] = b.get(i);
+  };
+  if (p.kind == ProblemKind::Attention) {
+    read(bufs[bufs.size() - 2], outs.out);
+    read(bufs.back(), outs.lse);
+  } else {
+    read(bufs.back(), outs.out);
+    outs.lse.clear();
+  }
+  return true;
+}
+
+} // namespace attncc

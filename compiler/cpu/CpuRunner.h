@@ -1,0 +1,38 @@
+//===- CpuRunner.h - execute loop-level IR on the CPU -----------*- C++ -*-===//
+//
+// The semantics check of CI: a loop-level module is lowered to LLVM and run
+// with MLIR's ExecutionEngine on real inputs, so the moves' output can be
+// compared with the float64 reference without a GPU.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ATTNCC_COMPILER_CPU_CPURUNNER_H
+#define ATTNCC_COMPILER_CPU_CPURUNNER_H
+
+#include "runtime/problem/Problem.h"
+#include "runtime/problem/Reference.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace attncc {
+
+struct CpuOutputs {
+  std::vector<double> out; // O (attention) or the row results
+  std::vector<double> lse; // attention only
+};
+
+/// Lowers a copy of `loopModule` (loop-level IR: no monoid.reduce left) to the
+/// LLVM dialect: contract -> vector, bf16 expansion, scf -> cf, and the
+/// standard *-to-llvm conversions. Exposed for tests.
+mlir::LogicalResult lowerLoopToLLVM(mlir::ModuleOp module);
+
+/// Runs the problem's entry function of `loopModule` on `in`. The outputs are
+/// poisoned with NaN before the call, so an element the kernel never writes
+/// fails every check. Returns false and sets `err` on failure.
+bool runOnCpu(mlir::ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutputs &outs,
+              std::string &err);
+
+} // namespace attncc
+
+#endif

@@ -1,0 +1,311 @@
+//===- Frontend.cpp - problem -> monoid IR --------------------------------===//
+//
+// Builds, for one problem, a func.func of this shape:
+//
+//   scf.parallel (%b, %h, %i) = (0, 0, 0) to (B, H, Sq) step (1, 1, 1) {   // the map
+//     %state = monoid.reduce "<axis>" %c0 to %N carrier #c schedule #s {   // the fold
+//       ^bb0(%j: index): lift: loads, monoid.contract, score modifiers, mask
+//     }
+//     %out = monoid.project %state carrier #c { the final map }
+//     stores
+//   }
+//
+// The lift is self-contained (it uses only %b, %h, %i, %j and function
+// arguments), which is what lets passes copy it (split-reduce, cut-fold).
+// Masks and modifiers are ordinary arith/math ops inside the lift: the passes
+// never see "causal" or "ALiBi", only a carrier and a lift.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/Frontend.h"
+
+#include "ir/Carrier.h"
+#include "ir/MonoidOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+
+namespace attncc {
+
+const char *entryName(ProblemKind kind) {
+  switch (kind) {
+  case ProblemKind::Attention: return "attention";
+  case ProblemKind::LogSumExp: return "logsumexp";
+  case ProblemKind::RowSum: return "rowsum";
+  }
+  return "?";
+}
+
+const char *reduceAxisName(ProblemKind kind) {
+  return kind == ProblemKind::Attention ? "kv" : "n";
+}
+
+std::vector<std::string> axisNames(ProblemKind kind) {
+  if (kind == ProblemKind::Attention)
+    return {"b", "h", "q", "d", "kv"};
+  return {"b", "h", "q", "n"};
+}
+
+namespace {
+
+int64_t dim(const Extent &e) { return e.symbolic ? ShapedType::kDynamic : e.value; }
+
+Type elementType(MLIRContext *ctx, DType t) {
+  switch (t) {
+  case DType::F16: return Float16Type::get(ctx);
+  case DType::BF16: return BFloat16Type::get(ctx);
+  case DType::F32: return Float32Type::get(ctx);
+  }
+  return {};
+}
+
+void nameArgs(Block *block, const std::vector<const char *> &names) {
+  for (auto [arg, name] : llvm::zip(block->getArguments(), names))
+    arg.setLoc(monoid::named(arg.getLoc(), name));
+}
+
+/// The free axes of the map: batch, head, query row.
+void nameIvs(ValueRange ivs) {
+  const char *names[] = {"b", "h", "i"};
+  for (auto [iv, name] : llvm::zip(ivs, names))
+    cast<BlockArgument>(iv).setLoc(monoid::named(iv.getLoc(), name));
+}
+
+/// Builder state shared by the attention and row-reduction bodies.
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  const Problem &p;
+  Type f32;
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f(double v) { return arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(v)); }
+  /// Extent `d` of memref `m`: a constant when static, memref.dim otherwise.
+  Value extent(Value m, unsigned d) {
+    auto t = cast<MemRefType>(m.getType());
+    if (!t.isDynamicDim(d))
+      return idx(t.getDimSize(d));
+    return memref::DimOp::create(b, loc, m, d);
+  }
+  Value toF32(Value v) {
+    return v.getType() == f32 ? v : arith::ExtFOp::create(b, loc, f32, v).getResult();
+  }
+  Value indexToF32(Value i) {
+    Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
+    return arith::SIToFPOp::create(b, loc, f32, i64);
+  }
+};
+
+/// The score modifiers and the mask, in the order of Problem.h:
+/// scale, softcap, ALiBi, bias, then causal / window masking to -inf.
+Value modifyScore(Emitter &e, Value s, Value b, Value h, Value i, Value j, Value offset,
+                  Value bias) {
+  OpBuilder &bld = e.b;
+  Location loc = e.loc;
+  const Problem &p = e.p;
+  s = arith::MulFOp::create(bld, monoid::named(loc, "s"), s, e.f(p.effectiveScale()));
+  if (p.softcap) {
+    Value c = e.f(*p.softcap);
+    Value t = math::TanhOp::create(bld, loc, arith::DivFOp::create(bld, loc, s, c));
+    s = arith::MulFOp::create(bld, loc, c, t);
+  }
+  // The query's diagonal in key coordinates (bottom-right alignment).
+  Value diag = arith::AddIOp::create(bld, monoid::named(loc, "diag"), i, offset);
+  if (p.alibi) {
+    Value hf = e.indexToF32(h);
+    Value expo = arith::MulFOp::create(bld, loc, e.f(-8.0 / double(p.heads_q)),
+                                       arith::AddFOp::create(bld, loc, hf, e.f(1.0)));
+    Value slope = math::Exp2Op::create(bld, loc, expo);
+    Value dist = math::AbsFOp::create(bld, loc,
+                                      e.indexToF32(arith::SubIOp::create(bld, loc, diag, j)));
+    s = arith::SubFOp::create(bld, loc, s, arith::MulFOp::create(bld, loc, slope, dist));
+  }
+  if (p.bias) {
+    Value bb = p.bias_batch_broadcast ? e.idx(0) : b;
+    Value bh = p.bias_head_broadcast ? e.idx(0) : h;
+    Value x = memref::LoadOp::create(bld, monoid::named(loc, "bias_ij"), bias, ValueRange{bb, bh, i, j});
+    s = arith::AddFOp::create(bld, loc, s, e.toF32(x));
+  }
+  Value visible;
+  auto andWith = [&](Value c) {
+    visible = visible ? arith::AndIOp::create(bld, loc, visible, c).getResult() : c;
+  };
+  using P = arith::CmpIPredicate;
+  if (p.causal)
+    andWith(arith::CmpIOp::create(bld, loc, P::sle, j, diag));
+  if (p.window) {
+    Value w = e.idx(*p.window);
+    andWith(arith::CmpIOp::create(bld, loc, P::sge, j, arith::SubIOp::create(bld, loc, diag, w)));
+    if (!p.causal)
+      andWith(arith::CmpIOp::create(bld, loc, P::sle, j, arith::AddIOp::create(bld, loc, diag, w)));
+  }
+  if (visible)
+    s = arith::SelectOp::create(bld, monoid::named(loc, "s"), visible, s,
+                                e.f(-std::numeric_limits<double>::infinity()));
+  return s;
+}
+
+void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::ScheduleAttr sched) {
+  Location loc = fn.getLoc();
+  Emitter e{b, loc, p, b.getF32Type()};
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  unsigned a = 0;
+  Value q = entry->getArgument(a++), k = entry->getArgument(a++), v = entry->getArgument(a++);
+  Value bias = p.bias ? entry->getArgument(a++) : Value();
+  Value o = entry->getArgument(a++), lse = entry->getArgument(a++);
+  nameArgs(entry, p.bias ? std::vector<const char *>{"q", "k", "v", "bias", "o", "lse"}
+                         : std::vector<const char *>{"q", "k", "v", "o", "lse"});
+
+  Value c0 = e.idx(0), c1 = e.idx(1);
+  Value batch = e.extent(q, 0), heads = e.idx(p.heads_q), sq = e.extent(q, 2), sk = e.extent(k, 2);
+  Value offset = arith::SubIOp::create(b, loc, sk, sq);
+  auto carrier = monoid::getSoftmaxWeightedSumCarrier(b.getContext());
+  auto vecF32 = VectorType::get({p.head_dim}, e.f32);
+  auto vecIn = VectorType::get({p.head_dim}, elementType(b.getContext(), p.dtype));
+
+  scf::ParallelOp::create(b, loc, ValueRange{c0, c0, c0}, ValueRange{batch, heads, sq},
+                          ValueRange{c1, c1, c1}, [&](OpBuilder &, Location, ValueRange iv) {
+    nameIvs(iv);
+    Value bi = iv[0], h = iv[1], i = iv[2];
+    auto red = monoid::ReduceOp::create(b, loc, reduceAxisName(p.kind), c0, sk, carrier, sched,
+                                        TypeRange{e.f32, e.f32, vecF32});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&red.getLiftBlock());
+      Value j = red.getIndex();
+      j.setLoc(monoid::named(loc, "kv"));
+      Value hk = p.group() == 1 ? h
+                                : arith::DivUIOp::create(b, monoid::named(loc, "hkv"), h,
+                                                         e.idx(p.group())).getResult();
+      Value qr = vector::LoadOp::create(b, monoid::named(loc, "q_i"), vecIn, q, ValueRange{bi, h, i, c0});
+      Value kr = vector::LoadOp::create(b, monoid::named(loc, "k_j"), vecIn, k, ValueRange{bi, hk, j, c0});
+      Value s = monoid::ContractOp::create(b, monoid::named(loc, "qk"), e.f32, qr, kr);
+      s = modifyScore(e, s, bi, h, i, j, offset, bias);
+      Value vr = vector::LoadOp::create(b, monoid::named(loc, "v_j"), vecIn, v, ValueRange{bi, hk, j, c0});
+      Value vf = vecIn == vecF32 ? vr
+                                 : arith::ExtFOp::create(b, monoid::named(loc, "v_j_f32"), vecF32, vr).getResult();
+      monoid::YieldOp::create(b, loc, ValueRange{s, e.f(1.0), vf});
+    }
+    // o / d (0 for a fully masked row, where d = 0) and lse = m + log d.
+    auto proj = monoid::ProjectOp::create(b, loc, TypeRange{vecF32, e.f32}, red.getResults(),
+                                          carrier);
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *body = b.createBlock(&proj.getBody(), {}, TypeRange{e.f32, e.f32, vecF32},
+                                  {loc, loc, loc});
+      nameArgs(body, {"m", "d", "o"});
+      Value m = body->getArgument(0), d = body->getArgument(1), acc = body->getArgument(2);
+      Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d, e.f(0.0));
+      Value dv = vector::BroadcastOp::create(b, loc, vecF32, d);
+      Value ratio = arith::DivFOp::create(b, loc, acc, dv);
+      Value zeros = arith::ConstantOp::create(
+          b, loc, vecF32, DenseElementsAttr::get(vecF32, b.getF32FloatAttr(0.0f)));
+      Value out = arith::SelectOp::create(b, monoid::named(loc, "out"), empty, zeros, ratio);
+      Value l = arith::AddFOp::create(b, monoid::named(loc, "lse_i"), m, math::LogOp::create(b, loc, d));
+      monoid::YieldOp::create(b, loc, ValueRange{out, l});
+    }
+    Value out = proj.getResult(0);
+    if (vecIn != vecF32)
+      out = arith::TruncFOp::create(b, loc, vecIn, out);
+    vector::StoreOp::create(b, loc, out, o, ValueRange{bi, h, i, c0});
+    memref::StoreOp::create(b, loc, proj.getResult(1), lse, ValueRange{bi, h, i});
+  });
+  func::ReturnOp::create(b, loc);
+}
+
+void buildRowReduction(OpBuilder &b, func::FuncOp fn, const Problem &p,
+                       monoid::ScheduleAttr sched) {
+  Location loc = fn.getLoc();
+  Emitter e{b, loc, p, b.getF32Type()};
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  Value x = entry->getArgument(0), out = entry->getArgument(1);
+  nameArgs(entry, {"x", "out"});
+  Value c0 = e.idx(0), c1 = e.idx(1);
+  Value batch = e.extent(x, 0), heads = e.idx(p.heads_q), rows = e.extent(x, 2),
+        n = e.extent(x, 3);
+  bool lse = p.kind == ProblemKind::LogSumExp;
+  auto carrier = lse ? monoid::getLogSumExpCarrier(b.getContext())
+                     : monoid::getSumCarrier(b.getContext());
+  SmallVector<Type> state(carrier.size(), e.f32);
+
+  scf::ParallelOp::create(b, loc, ValueRange{c0, c0, c0}, ValueRange{batch, heads, rows},
+                          ValueRange{c1, c1, c1}, [&](OpBuilder &, Location, ValueRange iv) {
+    nameIvs(iv);
+    auto red = monoid::ReduceOp::create(b, loc, reduceAxisName(p.kind), c0, n, carrier, sched,
+                                        state);
+    red.getIndex().setLoc(monoid::named(loc, "n"));
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&red.getLiftBlock());
+      Value xv = memref::LoadOp::create(b, monoid::named(loc, "x_ij"), x,
+                                        ValueRange{iv[0], iv[1], iv[2], red.getIndex()});
+      Value s = arith::MulFOp::create(b, monoid::named(loc, "s"), e.toF32(xv), e.f(p.effectiveScale()));
+      if (lse)
+        monoid::YieldOp::create(b, loc, ValueRange{s, e.f(1.0)});
+      else
+        monoid::YieldOp::create(b, loc, ValueRange{s});
+    }
+    auto proj = monoid::ProjectOp::create(b, loc, TypeRange{e.f32}, red.getResults(), carrier);
+    {
+      OpBuilder::InsertionGuard g(b);
+      Block *body = b.createBlock(&proj.getBody(), {}, state,
+                                  SmallVector<Location>(state.size(), loc));
+      Value r = body->getArgument(0);
+      if (lse) // m + log d
+        r = arith::AddFOp::create(b, loc, r, math::LogOp::create(b, loc, body->getArgument(1)));
+      monoid::YieldOp::create(b, loc, ValueRange{r});
+    }
+    memref::StoreOp::create(b, loc, proj.getResult(0), out, ValueRange{iv[0], iv[1], iv[2]});
+  });
+  func::ReturnOp::create(b, loc);
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Schedule &schedule) {
+  ctx.loadDialect<arith::ArithDialect, func::FuncDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect, vector::VectorDialect,
+                  monoid::MonoidDialect>();
+  OpBuilder b(&ctx);
+  Location loc = FileLineColLoc::get(&ctx, std::string("<") + entryName(p.kind) + " spec>", 1, 1);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+
+  Type el = elementType(&ctx, p.dtype), f32 = b.getF32Type();
+  int64_t B = dim(p.batch), Sq = dim(p.seq_q), Sk = dim(p.seq_k);
+  SmallVector<Type> args;
+  if (p.kind == ProblemKind::Attention) {
+    args.push_back(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el));  // q
+    args.push_back(MemRefType::get({B, p.heads_kv, Sk, p.head_dim}, el)); // k
+    args.push_back(MemRefType::get({B, p.heads_kv, Sk, p.head_dim}, el)); // v
+    if (p.bias)
+      args.push_back(MemRefType::get({p.bias_batch_broadcast ? 1 : B,
+                                      p.bias_head_broadcast ? 1 : p.heads_q, Sq, Sk},
+                                     el));
+    args.push_back(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el)); // o
+    args.push_back(MemRefType::get({B, p.heads_q, Sq}, f32));            // lse
+  } else {
+    args.push_back(MemRefType::get({B, p.heads_q, Sq, Sk}, el)); // x
+    args.push_back(MemRefType::get({B, p.heads_q, Sq}, f32));    // out
+  }
+  auto fn = func::FuncOp::create(b, loc, entryName(p.kind), b.getFunctionType(args, {}));
+  fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+  auto sched = schedule.empty() ? monoid::ScheduleAttr() : monoid::ScheduleAttr::get(&ctx, schedule);
+  if (p.kind == ProblemKind::Attention)
+    buildAttention(b, fn, p, sched);
+  else
+    buildRowReduction(b, fn, p, sched);
+  return module;
+}
+
+} // namespace attncc

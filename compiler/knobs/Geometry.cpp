@@ -1,0 +1,22 @@
+//===- Geometry.cpp - what a TILE knob means for the loop structure -------===//
+#include "compiler/knobs/Geometry.h"
+
+namespace attncc {
+
+int64_t reduceBlock(const TileKnob &t) {
+  if (t.atom)
+    return int64_t(t.wn) * t.fn * t.atom->n;
+  return int64_t(t.n) * t.fn;
+}
+
+int64_t freeRowsPerCta(const TileKnob &t) {
+  if (t.atom)
+    return int64_t(t.wm) * t.fm * t.atom->m;
+  return int64_t(t.nm) * t.fm;
+}
+
+int64_t contractionDepth(const TileKnob &t) {
+  return t.atom ? int64_t(t.kSteps) * t.atom->k : 0;
+}
+
+} // namespace attncc

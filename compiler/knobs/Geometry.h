@@ -1,0 +1,33 @@
+//===- Geometry.h - what a TILE knob means for the loop structure ---------===//
+//
+// TILE@<axis> names the whole CTA geometry; each pass needs one number of it.
+// These are the only definitions of those numbers.
+//
+//   tensor-core form a:<atom>/w<WM>x<WN>/f<FM>x<FN>/k<bk>:
+//     rows of the free (query) axis per CTA   = WM * FM * atom.m
+//     block of the reduced (key) axis         = WN * FN * atom.n
+//     contraction depth per k-loop            = bk * atom.k
+//   scalar form n<N>[x<M>]/f<fn>[x<fm>]:
+//     block of the tiled axis                 = N * fn
+//     rows of the free axis per CTA           = M * fm
+//
+// The seed's `a:mma_m16n8k16_f16/w4x1/f2x8/k4` is 128 query rows, 64-key blocks
+// and a 64-deep contraction.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ATTNCC_KNOBS_GEOMETRY_H
+#define ATTNCC_KNOBS_GEOMETRY_H
+
+#include "compiler/knobs/Schedule.h"
+
+#include <cstdint>
+
+namespace attncc {
+
+int64_t reduceBlock(const TileKnob &t);
+int64_t freeRowsPerCta(const TileKnob &t);
+int64_t contractionDepth(const TileKnob &t);
+
+} // namespace attncc
+
+#endif

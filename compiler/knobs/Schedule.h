@@ -1,0 +1,134 @@
+//===- Schedule.h - the typed schedule a knob string denotes --------------===//
+//
+// A knob string ("TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,STAGE@kv=d2/tma/ring")
+// is parsed exactly once, by parseKnobs(), into this frozen value. The MLIR
+// dialect wraps it in #monoid.schedule<"..."> and passes read only that.
+//
+// This library has no MLIR dependency: it is shared by the compiler, the unit
+// tests and the fuzzer, and builds on the GPU host.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ATTNCC_KNOBS_SCHEDULE_H
+#define ATTNCC_KNOBS_SCHEDULE_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attncc {
+
+/// Tensor-core instruction family of an atom.
+enum class AtomKind { MmaSync, Wgmma, Tcgen05 };
+enum class ElemType { F16, BF16 };
+
+/// A tensor-core atom: mma_m16n8k16_f16, wgmma_m64n128k16_bf16, tcgen05_m128n256k16_f16.
+struct Atom {
+  AtomKind kind = AtomKind::MmaSync;
+  int m = 16, n = 8, k = 16;
+  ElemType elem = ElemType::F16;
+  bool operator==(const Atom &o) const {
+    return kind == o.kind && m == o.m && n == o.n && k == o.k && elem == o.elem;
+  }
+};
+
+/// TILE@<axis>=a:<atom>/w<WM>x<WN>/f<FM>x<FN>/k<bk>   (tensor-core form)
+/// TILE@<axis>=n<N>[x<M>]/f<fn>[x<fm>]               (scalar form; M, fm default 1)
+struct TileKnob {
+  std::string axis;
+  std::optional<Atom> atom; // set: tensor-core form; unset: scalar form
+  int wm = 1, wn = 1;       // warps per CTA (tensor-core form)
+  int fm = 1, fn = 1;       // register tiles per warp / per thread
+  int kSteps = 1;           // k<bk> (tensor-core form)
+  int n = 1, nm = 1;        // scalar form: n<N>x<M> elements per block
+  bool hasNm = false;       // whether "x<M>" was written (printing is exact)
+  bool hasFm = false;       // scalar form: whether "x<fm>" was written
+  bool operator==(const TileKnob &o) const;
+};
+
+enum class Transport { Sync, CpAsync, Tma };
+enum class SmemLayout { Dense, Pad, Swz128 };
+
+/// STAGE@<axis>=d<depth>/sync|cp|tma[/ring][/pad|/swz128][/p<reg_depth>]
+struct StageKnob {
+  std::string axis;
+  int depth = 1;
+  Transport transport = Transport::Sync;
+  bool ring = false;
+  SmemLayout layout = SmemLayout::Dense;
+  int regDepth = 0; // 0 = absent
+  bool operator==(const StageKnob &o) const;
+};
+
+enum class CombineKind { None, Kernel, Atomic };
+
+/// REDUCE@<axis>=g<n>[a|k]/b<n>/r<n>; every token optional, order fixed, at least one.
+struct ReduceKnob {
+  std::string axis;
+  int groups = 0;                         // g<n>; 0 = absent
+  CombineKind combine = CombineKind::None; // suffix after g<n>
+  int coopThreads = 0;                    // b<n>; 0 = absent
+  int regIlp = 0;                         // r<n>; 0 = absent
+  bool operator==(const ReduceKnob &o) const;
+};
+
+enum class Place { Auto, Fuse, Cut };
+enum class ExpKind { Libm, Ex2, Poly };
+enum class Accum { F32, F16x };
+enum class GridKind { Tiles, Persistent };
+
+/// One warp-specialization role and its warp count: load1, mma1, softmax2, corr1.
+struct WarpRole {
+  std::string role; // load | mma | softmax | corr | epilogue
+  int warps = 1;
+  bool operator==(const WarpRole &o) const { return role == o.role && warps == o.warps; }
+};
+
+/// The whole schedule. Families that were not written keep their defaults and
+/// are not printed back.
+struct Schedule {
+  std::vector<TileKnob> tiles;     // at most one per axis
+  std::vector<StageKnob> stages;   // at most one per axis
+  std::vector<ReduceKnob> reduces; // at most one per axis
+  std::optional<Place> place;      // PLACE@fold
+  std::vector<WarpRole> wspec;     // WSPEC; empty = absent
+  std::optional<ExpKind> exp;
+  int expPolyDegree = 0;           // poly<k>
+  std::optional<std::string> rescale; // "always" or "lazy<t>" kept as written (t is a number)
+  double rescaleThreshold = 0.0;   // lazy<t>
+  std::optional<Accum> acc;
+  std::optional<GridKind> grid;
+
+  bool empty() const;
+  bool operator==(const Schedule &o) const;
+
+  const TileKnob *tile(const std::string &axis) const;
+  const StageKnob *stage(const std::string &axis) const;
+  const ReduceKnob *reduce(const std::string &axis) const;
+  /// PLACE@fold, Auto when absent.
+  Place placement() const { return place.value_or(Place::Auto); }
+};
+
+/// Why a knob string was refused: names the knob (family@axis), the offending
+/// value, and what is allowed. `message()` is the one line the user sees.
+struct KnobError {
+  std::string knob;    // e.g. "TILE@kv" or "knob string"
+  std::string value;   // the offending text
+  std::string allowed; // what would have been accepted
+  std::string message() const;
+};
+
+/// Parses a whole knob string. On failure returns nullopt and fills `err`.
+/// The empty string is the empty schedule.
+std::optional<Schedule> parseKnobs(const std::string &text, KnobError &err);
+
+/// Prints the canonical knob string. For every string parseKnobs accepts,
+/// printKnobs(parseKnobs(s)) == s.
+std::string printKnobs(const Schedule &s);
+
+/// Hash for MLIR attribute uniquing (stable within a process).
+std::size_t hashSchedule(const Schedule &s);
+
+} // namespace attncc
+
+#endif // ATTNCC_KNOBS_SCHEDULE_H

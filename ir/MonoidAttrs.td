@@ -1,0 +1,69 @@
+//===- MonoidAttrs.td - carrier and schedule attributes ----*- tablegen -*-===//
+#ifndef MONOID_ATTRS
+#define MONOID_ATTRS
+
+include "ir/MonoidDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+class Monoid_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Monoid_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Monoid_CarrierAttr : Monoid_Attr<"Carrier", "carrier"> {
+  let summary = "The state channels of a reduction and their algebra";
+  let description = [{
+    Each channel has a name, a combine (`max` or `add`), the identity of that
+    combine written out, and an optional twist naming a `max` channel. Two states
+    combine channel-wise:
+
+    * `max`: `max(a, b)`;
+    * `add`: `a + b`;
+    * `add twist(m)`: `a * w(a_m) + b * w(b_m)` with `w(x) = exp(x - max(a_m, b_m))`,
+      and `w(-inf) = 0` so that identity states never produce NaN.
+
+    The combine is associative and commutative and the identity is
+    `(-inf for max, 0 for add)`, which is what licenses every schedule.
+
+    Example (online softmax-weighted sum, the attention carrier):
+
+    ```mlir
+    #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"::mlir::StringAttr", "channel names">:$names,
+    ArrayRefParameter<"::mlir::monoid::CombineKind", "combine of each channel">:$combines,
+    ArrayRefParameter<"int64_t", "index of the twisting max channel, or -1">:$twists
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned size() const { return getNames().size(); }
+    /// True if channel `i` is an `add` channel twisted by a `max` channel.
+    bool isTwisted(unsigned i) const { return getTwists()[i] >= 0; }
+    /// Index of the channel named `name`, or -1.
+    int64_t lookup(::llvm::StringRef name) const;
+  }];
+}
+
+def Monoid_ScheduleAttr : Monoid_Attr<"Schedule", "schedule"> {
+  let summary = "A verified schedule: the knob string, parsed once";
+  let description = [{
+    Wraps the typed `attncc::Schedule` that the knob codec produced. It prints
+    as the canonical knob string and parses through the same codec, so a
+    malformed schedule in a `.mlir` file gets the same diagnostic as on the
+    command line. Passes read their knobs only from here.
+
+    ```mlir
+    #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,STAGE@kv=d2/tma/ring">
+    ```
+  }];
+  let parameters = (ins AttrParameter<"::attncc::Schedule", "the typed schedule">:$schedule);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    std::string str() const;
+  }];
+}
+
+#endif // MONOID_ATTRS

@@ -1,0 +1,35 @@
+//===- MonoidDialect.h - the monoid dialect ---------------------*- C++ -*-===//
+#ifndef ATTNCC_IR_MONOIDDIALECT_H
+#define ATTNCC_IR_MONOIDDIALECT_H
+
+#include "compiler/knobs/Schedule.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/Hashing.h"
+
+namespace mlir::monoid {
+/// `loc` named `name`: printed as the SSA name prefix (%name) by attncc's
+/// printers, so that the IR listings read like the math.
+inline Location named(Location loc, StringRef name) {
+  return NameLoc::get(StringAttr::get(loc.getContext(), name), loc);
+}
+
+/// How one carrier channel combines. Identity: -inf for Max, 0 for Add.
+enum class CombineKind : uint32_t { Max = 0, Add = 1 };
+} // namespace mlir::monoid
+
+namespace attncc {
+/// Lets #monoid.schedule unique its typed value.
+inline llvm::hash_code hash_value(const Schedule &s) {
+  return llvm::hash_value(hashSchedule(s));
+}
+} // namespace attncc
+
+#include "ir/MonoidDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "ir/MonoidAttrs.h.inc"
+
+#endif // ATTNCC_IR_MONOIDDIALECT_H

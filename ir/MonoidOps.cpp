@@ -1,0 +1,127 @@
+//===- MonoidOps.cpp - verifiers and builders of the monoid ops -----------===//
+#include "ir/MonoidOps.h"
+
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::monoid;
+
+/// The one rule for state types, shared by every op that carries a state:
+/// one value per channel; a max channel (and so every twist source) is a
+/// scalar float, add channels are floats or vectors of floats.
+static LogicalResult verifyStateTypes(Operation *op, CarrierAttr carrier, TypeRange types,
+                                      StringRef what) {
+  if (types.size() != carrier.size())
+    return op->emitOpError() << what << " has " << types.size()
+                             << " values but the carrier has " << carrier.size() << " channels";
+  for (auto [i, t] : llvm::enumerate(types)) {
+    StringRef name = carrier.getNames()[i].getValue();
+    bool scalarFloat = isa<FloatType>(t);
+    bool floatVector = isa<VectorType>(t) && isa<FloatType>(cast<VectorType>(t).getElementType());
+    if (carrier.getCombines()[i] == CombineKind::Max && !scalarFloat)
+      return op->emitOpError() << "channel '" << name << "' combines by max and must be a scalar float, got "
+                               << t;
+    if (!scalarFloat && !floatVector)
+      return op->emitOpError() << "channel '" << name << "' must be a float or a vector of floats, got " << t;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+void ReduceOp::build(OpBuilder &b, OperationState &state, StringRef axis, Value lower, Value upper,
+                     CarrierAttr carrier, ScheduleAttr schedule, TypeRange stateTypes) {
+  state.addAttribute(getAxisAttrName(state.name), b.getStringAttr(axis));
+  state.addAttribute(getCarrierAttrName(state.name), carrier);
+  if (schedule)
+    state.addAttribute(getScheduleAttrName(state.name), schedule);
+  state.addOperands({lower, upper});
+  state.addTypes(stateTypes);
+  Region *lift = state.addRegion();
+  Block *block = new Block();
+  block->addArgument(b.getIndexType(), state.location);
+  lift->push_back(block);
+}
+
+YieldOp ReduceOp::getLiftYield() { return cast<YieldOp>(getLiftBlock().getTerminator()); }
+
+LogicalResult ReduceOp::verify() {
+  if (getAxis().empty())
+    return emitOpError("needs a non-empty axis name");
+  Block &body = getLiftBlock();
+  if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
+    return emitOpError("lift region must take exactly one 'index' argument (the element index)");
+  if (failed(verifyStateTypes(*this, getCarrier(), getState().getTypes(), "result")))
+    return failure();
+  TypeRange yielded = getLiftYield().getValues().getTypes();
+  if (yielded != getState().getTypes())
+    return emitOpError() << "lift yields (" << yielded << ") but the reduce produces ("
+                         << getState().getTypes() << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ContractOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ContractOp::verify() {
+  auto lhs = cast<VectorType>(getLhs().getType());
+  auto rhs = cast<VectorType>(getRhs().getType());
+  if (lhs.getShape() != rhs.getShape())
+    return emitOpError() << "operand shapes differ: " << lhs << " vs " << rhs;
+  unsigned acc = getResult().getType().getIntOrFloatBitWidth();
+  if (acc < lhs.getElementTypeBitWidth() || acc < rhs.getElementTypeBitWidth())
+    return emitOpError() << "accumulator " << getResult().getType()
+                         << " is narrower than the operands";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ProjectOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProjectOp::verify() {
+  if (failed(verifyStateTypes(*this, getCarrier(), getState().getTypes(), "state")))
+    return failure();
+  Block &body = getBody().front();
+  if (body.getArgumentTypes() != getState().getTypes())
+    return emitOpError("body arguments must match the state types");
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().getTypes() != getResults().getTypes())
+    return emitOpError() << "body yields (" << yield.getValues().getTypes()
+                         << ") but the op produces (" << getResults().getTypes() << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CombineOp / IdentityOp
+//===----------------------------------------------------------------------===//
+
+/// `: f32, f32, vector<64xf32>`: one type list shared by lhs, rhs and results.
+static ParseResult parseStateTypes(OpAsmParser &parser, SmallVectorImpl<Type> &lhs,
+                                   SmallVectorImpl<Type> &rhs, SmallVectorImpl<Type> &results) {
+  if (parser.parseTypeList(lhs))
+    return failure();
+  rhs.assign(lhs.begin(), lhs.end());
+  results.assign(lhs.begin(), lhs.end());
+  return success();
+}
+static void printStateTypes(OpAsmPrinter &p, Operation *, TypeRange lhs, TypeRange, TypeRange) {
+  llvm::interleaveComma(lhs, p);
+}
+
+LogicalResult CombineOp::verify() {
+  if (getLhs().getTypes() != getRhs().getTypes() || getLhs().getTypes() != getResults().getTypes())
+    return emitOpError("lhs, rhs and results must have the same types");
+  return verifyStateTypes(*this, getCarrier(), getResults().getTypes(), "state");
+}
+
+LogicalResult IdentityOp::verify() {
+  return verifyStateTypes(*this, getCarrier(), getResults().getTypes(), "result");
+}
+
+#define GET_OP_CLASSES
+#include "ir/MonoidOps.cpp.inc"

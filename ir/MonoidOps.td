@@ -1,0 +1,197 @@
+//===- MonoidOps.td - reduce, contract, project, combine ---*- tablegen -*-===//
+#ifndef MONOID_OPS
+#define MONOID_OPS
+
+include "ir/MonoidDialect.td"
+include "ir/MonoidAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// reduce
+//===----------------------------------------------------------------------===//
+
+def Monoid_ReduceOp : Monoid_Op<"reduce", [RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "Fold a lifted range into one carrier state";
+  let description = [{
+    Folds the elements `j` in `[lower, upper)` of the named reduction axis with
+    the carrier's combine. The `lift` region maps one index `j` to one state
+    (one value per channel, yielded by `monoid.yield`); the results are the
+    folded state. An empty range yields the carrier identity. A masked element
+    is lifted to a state whose `max` channel is `-inf`: it then weighs zero.
+
+    The optional `schedule` is the verified knob set that the passes read;
+    `partial` marks a reduce that `split-reduce` produced (one of G parts).
+    Because the carrier is associative, any bracketing of the fold is legal:
+    `stream-reduce` and `split-reduce` choose one.
+
+    Example (one query row of attention; free indices %b, %h, %i come from the
+    enclosing map):
+
+    ```mlir
+    %m, %d, %o = monoid.reduce "kv" %c0 to %sk carrier #carrier_mdo
+        : f32, f32, vector<64xf32> {
+    ^bb0(%j: index):
+      %qr = vector.load %q[%b, %h, %i, %c0] : memref<1x4x128x64xf16>, vector<64xf16>
+      %kr = vector.load %k[%b, %h, %j, %c0] : memref<1x4x128x64xf16>, vector<64xf16>
+      %s = monoid.contract %qr, %kr : vector<64xf16>, vector<64xf16> -> f32
+      %vr = vector.load %v[%b, %h, %j, %c0] : memref<1x4x128x64xf16>, vector<64xf16>
+      %vf = arith.extf %vr : vector<64xf16> to vector<64xf32>
+      monoid.yield %s, %one, %vf : f32, f32, vector<64xf32>
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$axis, Index:$lower, Index:$upper,
+                       Monoid_CarrierAttr:$carrier,
+                       OptionalAttr<Monoid_ScheduleAttr>:$schedule,
+                       UnitAttr:$partial);
+  let results = (outs Variadic<AnyType>:$state);
+  let regions = (region SizedRegion<1>:$lift);
+  let assemblyFormat = [{
+    $axis $lower `to` $upper `carrier` $carrier (`schedule` $schedule^)?
+    (`partial` $partial^)? attr-dict `:` type($state) $lift
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::StringRef":$axis, "::mlir::Value":$lower, "::mlir::Value":$upper,
+                   "CarrierAttr":$carrier, "ScheduleAttr":$schedule,
+                   "::mlir::TypeRange":$stateTypes)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::Block &getLiftBlock() { return getLift().front(); }
+    ::mlir::BlockArgument getIndex() { return getLiftBlock().getArgument(0); }
+    YieldOp getLiftYield();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// yield
+//===----------------------------------------------------------------------===//
+
+def Monoid_YieldOp : Monoid_Op<"yield", [Pure, ReturnLike, Terminator,
+    ParentOneOf<["ReduceOp", "ProjectOp"]>]> {
+  let summary = "Yield a state (in a lift) or the projected values";
+  let description = [{
+    Terminates the `lift` region of `monoid.reduce` (one value per carrier
+    channel) and the body of `monoid.project` (the projected results).
+
+    ```mlir
+    monoid.yield %s, %one, %vf : f32, f32, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+//===----------------------------------------------------------------------===//
+// contract
+//===----------------------------------------------------------------------===//
+
+def Monoid_ContractOp : Monoid_Op<"contract", [Pure]> {
+  let summary = "Sum of elementwise products: the cell atomize maps onto tensor cores";
+  let description = [{
+    `sum_k lhs[k] * rhs[k]`, the operands widened to the result type before
+    multiplying and the sum accumulated in the result type (f32), in index
+    order. Inside a lift it is the score `q . k_j`; together with the twisted
+    `o` channel (whose fold over `j` is the `P . V` product) it forms the two
+    contractions that `atomize` turns into `mma` atoms.
+
+    ```mlir
+    %s = monoid.contract %qr, %kr : vector<64xf16>, vector<64xf16> -> f32
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [AnyFloat]>:$lhs,
+                       VectorOfRankAndType<[1], [AnyFloat]>:$rhs);
+  let results = (outs AnyFloat:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// project
+//===----------------------------------------------------------------------===//
+
+def Monoid_ProjectOp : Monoid_Op<"project", [RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "The final map of a folded state (the deferred divide)";
+  let description = [{
+    Maps a folded state to the reduction's outputs. Its body receives one
+    block argument per channel and yields the outputs. For attention it is
+    `o / d` (0 when `d == 0`, i.e. a fully masked row) and `lse = m + log d`;
+    for logsumexp `m + log d`. Keeping it outside the fold is what defers the
+    divide to the last moment.
+
+    ```mlir
+    %out, %lse = monoid.project %m, %d, %o carrier #carrier_mdo
+        : f32, f32, vector<64xf32> -> vector<64xf32>, f32 {
+    ^bb0(%pm: f32, %pd: f32, %po: vector<64xf32>):
+      ...
+      monoid.yield %r, %l : vector<64xf32>, f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$state, Monoid_CarrierAttr:$carrier);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $state `carrier` $carrier attr-dict `:` type($state) `->` type($results) $body
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// combine
+//===----------------------------------------------------------------------===//
+
+def Monoid_CombineOp : Monoid_Op<"combine", [Pure, AttrSizedOperandSegments]> {
+  let summary = "Merge two carrier states";
+  let description = [{
+    `lhs (+) rhs` channel-wise, with the carrier's combine (see
+    `#monoid.carrier`): the rescale-and-add of online softmax for twisted
+    channels. Produced by `stream-reduce` (state (+) lifted element) and
+    `split-reduce` (merging partial states); expanded into `arith`/`math` by
+    `expand-carrier`.
+
+    ```mlir
+    %m2, %d2, %o2 = monoid.combine #carrier_mdo (%m0, %d0, %o0), (%m1, %d1, %o1)
+        : f32, f32, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins Monoid_CarrierAttr:$carrier, Variadic<AnyType>:$lhs,
+                       Variadic<AnyType>:$rhs);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $carrier `(` $lhs `)` `,` `(` $rhs `)` attr-dict `:`
+    custom<StateTypes>(type($lhs), type($rhs), type($results))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// identity
+//===----------------------------------------------------------------------===//
+
+def Monoid_IdentityOp : Monoid_Op<"identity", [Pure]> {
+  let summary = "The carrier's identity state";
+  let description = [{
+    One value per channel: `-inf` for `max` channels and `0` for `add`
+    channels (splatted for vector channels). It is the initial value of a
+    streamed fold and the padding of a partial tile.
+
+    ```mlir
+    %m, %d, %o = monoid.identity #carrier_mdo : f32, f32, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins Monoid_CarrierAttr:$carrier);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = "$carrier attr-dict `:` type($results)";
+  let hasVerifier = 1;
+}
+
+#endif // MONOID_OPS

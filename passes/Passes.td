@@ -1,0 +1,138 @@
+//===- Passes.td - the move stack ---------------------------*- tablegen -*-===//
+#ifndef ATTNCC_PASSES
+#define ATTNCC_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def CutFold : Pass<"attncc-cut-fold", "func::FuncOp"> {
+  let summary = "PLACE@fold=cut: materialize the scores, then fold them (two stages)";
+  let description = [{
+    Dial 2 of the seed, set to the wrong factorization on purpose. For every
+    `monoid.reduce` whose schedule says `PLACE@fold=cut`, the scalar values its
+    lift yields (other than constants) — for attention the score `s_j` — are
+    computed by a first loop nest over (free indices, j) and written to a
+    buffer the size of the score matrix; the reduce's lift then loads them.
+
+    Before:
+    ```mlir
+    scf.parallel (%b, %h, %i) ... {
+      %m, %d, %o = monoid.reduce "kv" %c0 to %sk ... { s_j = contract(q_i, k_j) ... }
+    ```
+    After:
+    ```mlir
+    %S = memref.alloc(...) : memref<?x?x?x?xf32>
+    scf.parallel (%b, %h, %i, %j) ... { memref.store s_j, %S[%b, %h, %i, %j] }   // stage 1
+    scf.parallel (%b, %h, %i) ... {
+      %m, %d, %o = monoid.reduce "kv" ... { %s = memref.load %S[%b, %h, %i, %j] ... } // stage 2
+    memref.dealloc %S
+    ```
+    Precondition: the reduce sits directly in an `scf.parallel` with zero lower
+    bounds and unit steps (the free-axis map the front end builds).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def SplitReduce : Pass<"attncc-split-reduce", "func::FuncOp"> {
+  let summary = "REDUCE@<axis>=g<G>k|a: G partial states and a combine (Flash-Decoding)";
+  let description = [{
+    Splits a reduce over `[lo, hi)` into G parts of `C = ceil((hi - lo) / G)`
+    elements (rounded up to the TILE block of the axis so parts stream whole
+    tiles). Part g folds `[min(lo + g C, hi), min(lo + (g+1) C, hi))` — an
+    empty part yields the identity — into a workspace slot; then the G partial
+    states are folded with `monoid.combine`. The parts form an `scf.parallel`
+    (on the GPU: G CTAs), the fold of the partials is the combine kernel.
+    `g<G>a` (atomics) has the same semantics at this level. Parts are marked
+    `partial` so the pass never splits twice.
+
+    ```mlir
+    %m, %d = monoid.reduce "kv" %c0 to %n carrier #c schedule #s : f32, f32 {...}
+    ```
+    becomes
+    ```mlir
+    %wm = memref.alloc() : memref<3xf32>  ...
+    scf.parallel (%g) = (%c0) to (%c3) step (%c1) {
+      %pm, %pd = monoid.reduce "kv" %lo to %hi carrier #c schedule #s partial ... {...}
+      memref.store %pm, %wm[%g] ...
+    }
+    %im, %id = monoid.identity #c : f32, f32
+    %r:2 = scf.for %g = %c0 to %c3 step %c1 iter_args(%am = %im, %ad = %id) -> (f32, f32) {
+      ... %cm, %cd = monoid.combine #c (%am, %ad), (%lm, %ld) : f32, f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def StreamReduce : Pass<"attncc-stream-reduce", "func::FuncOp"> {
+  let summary = "Move 1: stream the reduce axis through scf.for with the state in iter_args";
+  let description = [{
+    Replaces each `monoid.reduce` by a loop that carries the carrier state in
+    `iter_args`, folding one lifted element at a time with `monoid.combine`
+    (starting from `monoid.identity`). With `TILE@<axis>` the axis is tiled by
+    its block B (see compiler/knobs/Geometry.h): an outer loop over blocks and
+    an inner loop of exactly B steps whose out-of-range elements are the
+    carrier identity (never read). `monoid.project` is untouched: the divide
+    stays deferred until after the loop.
+
+    ```mlir
+    %m, %d = monoid.reduce "kv" %c0 to %n carrier #c : f32, f32 { lift(j) }
+    ```
+    becomes (no TILE)
+    ```mlir
+    %im, %id = monoid.identity #c : f32, f32
+    %r:2 = scf.for %j = %c0 to %n step %c1 iter_args(%m0 = %im, %d0 = %id) -> (f32, f32) {
+      lift(j) -> %em, %ed
+      %nm, %nd = monoid.combine #c (%m0, %d0), (%em, %ed) : f32, f32
+      scf.yield %nm, %nd : f32, f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
+def ExpandCarrier : Pass<"attncc-expand-carrier", "func::FuncOp"> {
+  let summary = "Spell the carrier algebra out in arith/math (the twisted update)";
+  let description = [{
+    `monoid.identity` becomes constants (-inf / 0), `monoid.combine` becomes the
+    rescale-and-add of ir/Carrier.h (new max, weights w = exp(m_old - m_new)
+    with w(-inf) = 0, channel updates), and `monoid.project` is inlined.
+    Runs after stream-reduce / split-reduce; `monoid.reduce` must be gone.
+
+    ```mlir
+    %nm, %nd = monoid.combine #c (%m, %d), (%s, %one) : f32, f32
+    ```
+    becomes
+    ```mlir
+    %nm = arith.maximumf %m, %s : f32
+    %wa = <w(%m)>  %wb = <w(%s)>
+    %nd = arith.addf (arith.mulf %d, %wa), (arith.mulf %one, %wb) : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def LowerContract : Pass<"attncc-lower-contract", "func::FuncOp"> {
+  let summary = "Lower monoid.contract to vector arithmetic (the scalar, CPU form)";
+  let description = [{
+    `monoid.contract %a, %b` becomes widen, multiply, and an in-order
+    `vector.reduction <add>`. This is the non-tensor-core realization used to
+    execute loop-level IR on the CPU; `atomize` replaces it on the GPU.
+
+    ```mlir
+    %s = monoid.contract %a, %b : vector<64xf16>, vector<64xf16> -> f32
+    ```
+    becomes
+    ```mlir
+    %af = arith.extf %a : vector<64xf16> to vector<64xf32>
+    %bf = arith.extf %b : vector<64xf16> to vector<64xf32>
+    %p = arith.mulf %af, %bf : vector<64xf32>
+    %s = vector.reduction <add>, %p : vector<64xf32> into f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];
+}
+
+#endif // ATTNCC_PASSES

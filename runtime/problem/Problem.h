@@ -1,0 +1,97 @@
+//===- Problem.h - what is being computed, independent of how -------------===//
+//
+// An attention problem (or one of the non-attention row reductions) as the
+// user states it: sizes, dtype, score modifiers. It is the contract between
+// the front end (which builds monoid IR from it), bundles (which carry it to
+// the GPU host as JSON) and the references (which compute it in float64).
+//
+// No MLIR dependency: the bundle runner on the GPU host links this.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ATTNCC_RUNTIME_PROBLEM_H
+#define ATTNCC_RUNTIME_PROBLEM_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attncc {
+
+enum class DType { F16, BF16, F32 };
+const char *dtypeName(DType t); // "f16" | "bf16" | "f32"
+
+/// Which reduction. Attention is the twisted (m, d, o) carrier; the others go
+/// through the same passes with smaller carriers.
+enum class ProblemKind {
+  Attention, // O = softmax(scale * Q K^T + modifiers) V, per (batch, head, query row)
+  LogSumExp, // out[b, h, i] = log sum_j exp(x[b, h, i, j] * scale)     carrier (m, d)
+  RowSum     // out[b, h, i] = sum_j x[b, h, i, j] * scale               carrier (s: add)
+};
+const char *kindName(ProblemKind k); // "attention" | "logsumexp" | "rowsum"
+
+/// A size that may be symbolic ("?" in the CLI/JSON): one kernel for all values.
+/// `value` is the concrete extent used for running/testing; `symbolic` says the
+/// IR must not specialize on it.
+struct Extent {
+  int64_t value = 0;
+  bool symbolic = false;
+};
+inline bool operator==(const Extent &a, const Extent &b) {
+  return a.value == b.value && a.symbolic == b.symbolic;
+}
+inline bool operator!=(const Extent &a, const Extent &b) { return !(a == b); }
+
+struct Problem {
+  ProblemKind kind = ProblemKind::Attention;
+  Extent batch{1, false};
+  int64_t heads_q = 1;
+  int64_t heads_kv = 1; // Hq % Hkv == 0; GQA when 1 < Hq/Hkv < Hq, MQA when Hkv == 1
+  Extent seq_q{1, false};
+  Extent seq_k{1, false};
+  int64_t head_dim = 64;    // d_qk == d_v
+  DType dtype = DType::F16; // Q, K, V, O (and bias) element type
+  std::optional<double> scale;   // default 1/sqrt(head_dim)
+  bool causal = false;           // bottom-right aligned: key j visible to query i iff j <= i + (Sk - Sq)
+  std::optional<int64_t> window; // sliding window: additionally j >= i + (Sk - Sq) - window
+  bool bias = false;             // additive bias tensor [B or 1, Hq or 1, Sq, Sk] in dtype
+  bool bias_batch_broadcast = false; // bias has batch extent 1
+  bool bias_head_broadcast = false;  // bias has head extent 1
+  bool alibi = false;            // score += -slope_h * |i + (Sk - Sq) - j|, slope_h = 2^(-8 (h+1) / Hq)
+  std::optional<double> softcap; // score = softcap * tanh(score / softcap), applied after scale
+
+  double effectiveScale() const;
+  int64_t group() const { return heads_q / heads_kv; }
+  /// 4 B Hq Sq Sk D, halved for causal (the convention of TESTING.md).
+  double flops() const;
+};
+/// Field-by-field equality (scale and softcap compared exactly).
+bool operator==(const Problem &a, const Problem &b);
+inline bool operator!=(const Problem &a, const Problem &b) { return !(a == b); }
+
+/// A problem the user got wrong: names the argument, its value, what is allowed.
+struct ProblemError {
+  std::string argument; // e.g. "head_dim", "--heads-kv", "bias shape"
+  std::string value;
+  std::string allowed;
+  std::string message() const; // "invalid <argument> = <value>: <allowed>"
+};
+
+/// Checks every invariant (sizes > 0, Hq % Hkv == 0, supported head dims
+/// {32, 64, 96, 128, 256}, window >= 0, softcap > 0, ...). Returns the first error.
+std::optional<ProblemError> validate(const Problem &p);
+
+/// JSON spec <-> Problem. Keys: kind, batch, heads_q, heads_kv, seq_q, seq_k,
+/// head_dim, dtype, scale, causal, window, bias, alibi, softcap (full grammar
+/// in Problem.cpp). Sizes batch/seq_q/seq_k: an integer, "?" (symbolic, value
+/// unknown = 0), "?=N" (symbolic, run with N) or {"symbolic": b, "value": N}.
+/// bias: false | true | a shape list [B or 1, Hq or 1, Sq, Sk] (also "none" |
+/// "full"). Missing keys take defaults; unknown keys and wrong types are
+/// errors; the result is validate()d. Never throws.
+std::optional<Problem> problemFromJson(const std::string &text, ProblemError &err);
+/// Writes every key; problemFromJson(problemToJson(p)) == p for a valid p.
+std::string problemToJson(const Problem &p);
+
+} // namespace attncc
+
+#endif // ATTNCC_RUNTIME_PROBLEM_H

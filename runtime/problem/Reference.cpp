@@ -1,0 +1,453 @@
+//===- Reference.cpp - float64 references and the tolerance rule ----------===//
+//
+// The semantics implemented here are stated at the top of Problem.cpp.
+//
+// referenceF64:  straightforward double loops, softmax with the row maximum
+//                subtracted; a fully masked row gives o = 0 and lse = -inf.
+// referenceLowp: what a naive kernel in the input precision computes:
+//                operands as given (already representable in dtype), dot
+//                products accumulated in float, modifiers and softmax in float
+//                (P = exp(s - m) / l normalized, as PyTorch's softmax), P
+//                rounded to dtype before P.V, P.V accumulated in float, output
+//                rounded to dtype (for f32 no rounding anywhere).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/problem/Reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace attncc {
+
+//===----------------------------------------------------------------------===//
+// fp16 / bf16, IEEE round-to-nearest-even by bit manipulation
+//===----------------------------------------------------------------------===//
+
+namespace {
+uint32_t bitsOf(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+float floatOf(uint32_t u) {
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+/// m >> s (1 <= s <= 31), rounded to nearest, ties to even.
+uint32_t shiftRoundEven(uint32_t m, int s) {
+  uint32_t q = m >> s, rem = m & ((1u << s) - 1), half = 1u << (s - 1);
+  if (rem > half || (rem == half && (q & 1u)))
+    ++q; // a carry out of the mantissa correctly bumps the exponent
+  return q;
+}
+} // namespace
+
+uint16_t floatToHalfBits(float x) {
+  uint32_t u = bitsOf(x);
+  uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000u);
+  uint32_t a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) // NaN: stays NaN (quiet bit set), top payload bits kept
+    return sign | 0x7e00u | ((a >> 13) & 0x3ffu);
+  if (a >= 0x477ff000u) // inf, and everything >= 65520 (the tie above 65504 goes to even = inf)
+    return sign | 0x7c00u;
+  if (a >= 0x38800000u) // normal half (>= 2^-14): rebias the exponent 127 -> 15, drop 13 bits
+    return sign | static_cast<uint16_t>(shiftRoundEven(a - 0x38000000u, 13));
+  // Subnormal half or zero: x = m 2^(e-150) = (m 2^(e-126)) units of 2^-24.
+  uint32_t e = a >> 23;
+  if (e < 102) // |x| < 2^-25: below half the smallest subnormal
+    return sign;
+  uint32_t m = (a & 0x7fffffu) | 0x800000u;
+  return sign | static_cast<uint16_t>(shiftRoundEven(m, static_cast<int>(126 - e)));
+}
+
+float halfBitsToFloat(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  if (exp == 0) { // zero or subnormal: mant 2^-24, exact in float
+    float v = std::ldexp(static_cast<float>(mant), -24);
+    return sign ? -v : v;
+  }
+  if (exp == 31) // inf / NaN (payload kept)
+    return floatOf(sign | 0x7f800000u | (mant << 13));
+  return floatOf(sign | ((exp + 112) << 23) | (mant << 13));
+}
+
+uint16_t floatToBf16Bits(float x) {
+  uint32_t u = bitsOf(x);
+  if ((u & 0x7fffffffu) > 0x7f800000u) // NaN: keep it NaN even if the payload is in the low bits
+    return static_cast<uint16_t>((u >> 16) | 0x0040u);
+  // Same exponent range as float: rounding the low 16 bits to even handles
+  // subnormals and overflows to inf past bf16's max + half an ulp.
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+float bf16BitsToFloat(uint16_t h) { return floatOf(static_cast<uint32_t>(h) << 16); }
+
+float roundToDType(DType t, float x) {
+  switch (t) {
+  case DType::F16: return halfBitsToFloat(floatToHalfBits(x));
+  case DType::BF16: return bf16BitsToFloat(floatToBf16Bits(x));
+  case DType::F32: return x;
+  }
+  return x;
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes and inputs
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Product saturating at INT64_MAX (validated sizes cannot get there; this
+/// only keeps absurd unvalidated ones from being undefined behaviour).
+int64_t mul(std::initializer_list<int64_t> xs) {
+  int64_t r = 1;
+  for (int64_t x : xs)
+    if (__builtin_mul_overflow(r, x, &r))
+      return std::numeric_limits<int64_t>::max();
+  return r;
+}
+
+/// Standard normal samples: mt19937_64 (fully specified by the standard) and
+/// Box-Muller written out here, so that the stream does not depend on the
+/// standard library's distribution (only on libm's log/sin/cos, which agree
+/// to the last double bit in practice, far below the dtype rounding).
+class NormalStream {
+public:
+  explicit NormalStream(uint64_t seed) : rng_(seed) {}
+  double next() {
+    if (hasSpare_) {
+      hasSpare_ = false;
+      return spare_;
+    }
+    double u1 = uniform(), u2 = uniform();
+    double r = std::sqrt(-2.0 * std::log(u1));
+    double t = 6.283185307179586476925286766559 * u2;
+    spare_ = r * std::sin(t);
+    hasSpare_ = true;
+    return r * std::cos(t);
+  }
+
+private:
+  double uniform() { // in (0, 1): 53 random bits, centred in their cell
+    return (static_cast<double>(rng_() >> 11) + 0.5) * 0x1p-53;
+  }
+  std::mt19937_64 rng_;
+  double spare_ = 0;
+  bool hasSpare_ = false;
+};
+
+void fill(std::vector<float> &v, int64_t n, DType t, NormalStream &rng) {
+  v.resize(static_cast<size_t>(n));
+  for (float &x : v)
+    x = roundToDType(t, static_cast<float>(rng.next()));
+}
+
+void requireSize(const char *what, const std::vector<float> &v, int64_t n) {
+  if (static_cast<int64_t>(v.size()) != n)
+    throw std::invalid_argument(std::string("reference: input ") + what + " has " +
+                                std::to_string(v.size()) + " elements, expected " +
+                                std::to_string(n));
+}
+} // namespace
+
+Shapes shapesOf(const Problem &p) {
+  Shapes s;
+  int64_t B = p.batch.value, Hq = p.heads_q, Sq = p.seq_q.value, Sk = p.seq_k.value;
+  if (p.kind != ProblemKind::Attention) {
+    s.q = mul({B, Hq, Sq, Sk});
+    s.out = mul({B, Hq, Sq});
+    return s;
+  }
+  int64_t D = p.head_dim;
+  s.q = s.out = mul({B, Hq, Sq, D});
+  s.k = s.v = mul({B, p.heads_kv, Sk, D});
+  if (p.bias)
+    s.bias = mul({p.bias_batch_broadcast ? 1 : B, p.bias_head_broadcast ? 1 : Hq, Sq, Sk});
+  s.lse = mul({B, Hq, Sq});
+  return s;
+}
+
+Inputs randomInputs(const Problem &p, uint64_t seed) {
+  Shapes s = shapesOf(p);
+  NormalStream rng(seed);
+  Inputs in;
+  fill(in.q, s.q, p.dtype, rng);
+  fill(in.k, s.k, p.dtype, rng);
+  fill(in.v, s.v, p.dtype, rng);
+  fill(in.bias, s.bias, p.dtype, rng);
+  return in;
+}
+
+//===----------------------------------------------------------------------===//
+// References
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Indexing and masking for one attention problem (see Problem.cpp).
+struct Attn {
+  const Problem &p;
+  const Inputs &in;
+  int64_t B, Hq, Hkv, Sq, Sk, D, off;
+  double scale, slopeExp;
+
+  Attn(const Problem &p, const Inputs &in)
+      : p(p), in(in), B(p.batch.value), Hq(p.heads_q), Hkv(p.heads_kv), Sq(p.seq_q.value),
+        Sk(p.seq_k.value), D(p.head_dim), off(p.seq_k.value - p.seq_q.value),
+        scale(p.effectiveScale()), slopeExp(-8.0 / static_cast<double>(p.heads_q)) {
+    Shapes s = shapesOf(p);
+    requireSize("q", in.q, s.q);
+    requireSize("k", in.k, s.k);
+    requireSize("v", in.v, s.v);
+    requireSize("bias", in.bias, s.bias);
+  }
+
+  bool visible(int64_t i, int64_t j) const {
+    int64_t d = i + off - j; // distance below the (bottom-right aligned) diagonal
+    if (p.causal && d < 0)
+      return false;
+    if (p.window && (d > *p.window || (!p.causal && d < -*p.window)))
+      return false;
+    return true;
+  }
+  const float *qRow(int64_t b, int64_t h, int64_t i) const {
+    return &in.q[static_cast<size_t>(((b * Hq + h) * Sq + i) * D)];
+  }
+  const float *kRow(int64_t b, int64_t h, int64_t j) const {
+    return &in.k[static_cast<size_t>(((b * Hkv + h / (Hq / Hkv)) * Sk + j) * D)];
+  }
+  const float *vRow(int64_t b, int64_t h, int64_t j) const {
+    return &in.v[static_cast<size_t>(((b * Hkv + h / (Hq / Hkv)) * Sk + j) * D)];
+  }
+  float biasAt(int64_t b, int64_t h, int64_t i, int64_t j) const {
+    int64_t bb = p.bias_batch_broadcast ? 0 : b, hb = p.bias_head_broadcast ? 0 : h;
+    int64_t Hb = p.bias_head_broadcast ? 1 : Hq;
+    return in.bias[static_cast<size_t>(((bb * Hb + hb) * Sq + i) * Sk + j)];
+  }
+  size_t outIndex(int64_t b, int64_t h, int64_t i) const {
+    return static_cast<size_t>((b * Hq + h) * Sq + i);
+  }
+
+  /// Scores of row (b, h, i) in T (double for the reference, float for lowp);
+  /// masked entries are -inf.
+  template <typename T> void scores(int64_t b, int64_t h, int64_t i, std::vector<T> &s) const {
+    s.assign(static_cast<size_t>(Sk), -std::numeric_limits<T>::infinity());
+    const float *q = qRow(b, h, i);
+    T slope = static_cast<T>(std::exp2(slopeExp * static_cast<double>(h + 1)));
+    for (int64_t j = 0; j < Sk; ++j) {
+      if (!visible(i, j))
+        continue;
+      const float *k = kRow(b, h, j);
+      T dot = 0;
+      for (int64_t d = 0; d < D; ++d)
+        dot += static_cast<T>(q[d]) * static_cast<T>(k[d]);
+      T x = static_cast<T>(scale) * dot;
+      if (p.softcap) {
+        T c = static_cast<T>(*p.softcap);
+        x = c * std::tanh(x / c);
+      }
+      if (p.alibi)
+        x -= slope * static_cast<T>(std::llabs(i + off - j));
+      if (p.bias)
+        x += static_cast<T>(biasAt(b, h, i, j));
+      s[static_cast<size_t>(j)] = x;
+    }
+  }
+};
+
+/// Row reductions over X [B, Hq, Sq, Sk] stored in in.q; T is the accumulator.
+template <typename T>
+void rowReduce(const Problem &p, const Inputs &in, std::vector<double> &out, bool lowp) {
+  Shapes s = shapesOf(p);
+  requireSize("x (q)", in.q, s.q);
+  int64_t rows = s.out, Sk = p.seq_k.value;
+  T scale = static_cast<T>(p.effectiveScale());
+  out.assign(static_cast<size_t>(rows), 0.0);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float *x = &in.q[static_cast<size_t>(r * Sk)];
+    T result = 0;
+    if (p.kind == ProblemKind::RowSum) {
+      for (int64_t j = 0; j < Sk; ++j)
+        result += scale * static_cast<T>(x[j]);
+    } else {
+      T m = -std::numeric_limits<T>::infinity(), l = 0;
+      for (int64_t j = 0; j < Sk; ++j)
+        m = std::max(m, scale * static_cast<T>(x[j]));
+      for (int64_t j = 0; j < Sk; ++j)
+        l += std::exp(scale * static_cast<T>(x[j]) - m);
+      result = m + std::log(l);
+    }
+    out[static_cast<size_t>(r)] = lowp ? roundToDType(p.dtype, static_cast<float>(result))
+                                       : static_cast<double>(result);
+  }
+}
+} // namespace
+
+void referenceF64(const Problem &p, const Inputs &in, std::vector<double> &out,
+                  std::vector<double> *lse) {
+  if (p.kind != ProblemKind::Attention) {
+    rowReduce<double>(p, in, out, /*lowp=*/false);
+    if (lse)
+      lse->clear();
+    return;
+  }
+  Attn a(p, in);
+  Shapes sh = shapesOf(p);
+  out.assign(static_cast<size_t>(sh.out), 0.0);
+  if (lse)
+    lse->assign(static_cast<size_t>(sh.lse), -kInf);
+  std::vector<double> s, o(static_cast<size_t>(a.D));
+  for (int64_t b = 0; b < a.B; ++b)
+    for (int64_t h = 0; h < a.Hq; ++h)
+      for (int64_t i = 0; i < a.Sq; ++i) {
+        a.scores(b, h, i, s);
+        double m = -kInf;
+        for (double x : s)
+          m = std::max(m, x);
+        if (m == -kInf)
+          continue; // fully masked: o = 0, lse = -inf (already there)
+        std::fill(o.begin(), o.end(), 0.0);
+        double l = 0;
+        for (int64_t j = 0; j < a.Sk; ++j) {
+          double pj = std::exp(s[static_cast<size_t>(j)] - m);
+          if (pj == 0)
+            continue;
+          l += pj;
+          const float *v = a.vRow(b, h, j);
+          for (int64_t d = 0; d < a.D; ++d)
+            o[static_cast<size_t>(d)] += pj * static_cast<double>(v[d]);
+        }
+        size_t row = a.outIndex(b, h, i);
+        for (int64_t d = 0; d < a.D; ++d)
+          out[row * static_cast<size_t>(a.D) + static_cast<size_t>(d)] =
+              o[static_cast<size_t>(d)] / l;
+        if (lse)
+          (*lse)[row] = m + std::log(l);
+      }
+}
+
+void referenceLowp(const Problem &p, const Inputs &in, std::vector<double> &out,
+                   std::vector<double> *lse) {
+  if (p.kind != ProblemKind::Attention) {
+    rowReduce<float>(p, in, out, /*lowp=*/true);
+    if (lse)
+      lse->clear();
+    return;
+  }
+  Attn a(p, in);
+  Shapes sh = shapesOf(p);
+  out.assign(static_cast<size_t>(sh.out), 0.0);
+  if (lse)
+    lse->assign(static_cast<size_t>(sh.lse), -kInf);
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> s, o(static_cast<size_t>(a.D));
+  for (int64_t b = 0; b < a.B; ++b)
+    for (int64_t h = 0; h < a.Hq; ++h)
+      for (int64_t i = 0; i < a.Sq; ++i) {
+        a.scores(b, h, i, s);
+        float m = -inf;
+        for (float x : s)
+          m = std::max(m, x);
+        if (m == -inf)
+          continue;
+        float l = 0;
+        for (float &x : s) {
+          x = std::exp(x - m); // masked: exp(-inf) = 0
+          l += x;
+        }
+        std::fill(o.begin(), o.end(), 0.0f);
+        for (int64_t j = 0; j < a.Sk; ++j) {
+          float pj = roundToDType(p.dtype, s[static_cast<size_t>(j)] / l);
+          if (pj == 0)
+            continue;
+          const float *v = a.vRow(b, h, j);
+          for (int64_t d = 0; d < a.D; ++d)
+            o[static_cast<size_t>(d)] += pj * v[d];
+        }
+        size_t row = a.outIndex(b, h, i);
+        for (int64_t d = 0; d < a.D; ++d)
+          out[row * static_cast<size_t>(a.D) + static_cast<size_t>(d)] =
+              roundToDType(p.dtype, o[static_cast<size_t>(d)]);
+        if (lse)
+          (*lse)[row] = static_cast<double>(m + std::log(l));
+      }
+}
+
+//===----------------------------------------------------------------------===//
+// Tolerance
+//===----------------------------------------------------------------------===//
+
+// The floor only matters where the naive low-precision computation happens to
+// be (nearly) exact, e.g. Sk = 1 (o = v_0) or outputs that round exactly; it
+// keeps the bound above zero without letting a wrong kernel through. Outputs
+// are convex combinations of v ~ N(0, 1), typically |o| <= 1 and often much
+// smaller (|o| ~ 1/sqrt(number of visible keys)), so a floor of half an ulp
+// at 1.0 (2^-11 = 4.9e-4 for f16, 2^-8 = 3.9e-3 for bf16) would hide real
+// errors on such small outputs (one dropped key among 256 moves o by ~4e-3).
+//   f32:  1e-6  ~ 8 ulp at 1.0; an f32 kernel's reordered sums stay well below.
+//   f16:  1e-4  ~ 1/5 ulp at 1.0 = half an ulp at |o| ~ 0.2.
+//   bf16: 1e-3  ~ 1/4 ulp at 1.0 = half an ulp at |o| ~ 0.25.
+double atolFloor(DType t) {
+  switch (t) {
+  case DType::F32: return 1e-6;
+  case DType::F16: return 1e-4;
+  case DType::BF16: return 1e-3;
+  }
+  return 1e-6;
+}
+
+// LSE is stored in f32 and is about max score + log(visible keys), up to ~20
+// in magnitude, where an f32 ulp is ~2e-6; kernels fold log2(e) into the scale
+// and use exp2/log2, which adds a few ulps. 1e-5 is ~5 ulp there.
+double lseAtolFloor() { return 1e-5; }
+
+CheckResult checkToleranceWithFloor(const std::vector<double> &out,
+                                    const std::vector<double> &ref,
+                                    const std::vector<double> &lowp, double floor) {
+  CheckResult r;
+  if (out.size() != ref.size() || lowp.size() != ref.size()) {
+    r.maxErr = kInf;
+    r.bound = floor;
+    return r; // pass = false
+  }
+  for (size_t i = 0; i < ref.size(); ++i) {
+    double o = out[i], f = ref[i], e;
+    if (std::isnan(o))
+      e = kInf; // NaN never passes (a NaN-poisoned buffer catches unwritten elements)
+    else if (!std::isfinite(f))
+      e = o == f ? 0.0 : kInf; // -inf LSE of a fully masked row must be exactly -inf
+    else if (!std::isfinite(o))
+      e = kInf;
+    else
+      e = std::fabs(o - f);
+    if (r.worstIndex < 0 || e > r.maxErr) {
+      r.maxErr = e;
+      r.worstIndex = static_cast<int64_t>(i);
+    }
+    if (std::isfinite(lowp[i]) && std::isfinite(f))
+      r.lowpErr = std::max(r.lowpErr, std::fabs(lowp[i] - f));
+  }
+  r.bound = 2.0 * r.lowpErr + floor;
+  r.pass = std::isfinite(r.maxErr) && r.maxErr <= r.bound;
+  return r;
+}
+
+CheckResult checkTolerance(const Problem &p, const std::vector<double> &out,
+                           const std::vector<double> &ref, const std::vector<double> &lowp) {
+  return checkToleranceWithFloor(out, ref, lowp, atolFloor(p.dtype));
+}
+
+CheckResult checkLse(const std::vector<double> &lse, const std::vector<double> &ref,
+                     const std::vector<double> &lowp) {
+  return checkToleranceWithFloor(lse, ref, lowp, lseAtolFloor());
+}
+
+} // namespace attncc

@@ -1,0 +1,87 @@
+//===- Reference.h - float64 references and the tolerance rule ------------===//
+//
+// The oracle every kernel and every CPU-executed IR is compared against.
+// Layouts are dense row-major:
+//   Attention: Q [B, Hq, Sq, D], K and V [B, Hkv, Sk, D], bias [Bb, Hb, Sq, Sk]
+//              (Bb = 1 if bias_batch_broadcast else B; Hb = 1 if bias_head_broadcast else Hq),
+//              O [B, Hq, Sq, D], LSE [B, Hq, Sq] (natural log; -inf for a fully masked row).
+//   LogSumExp / RowSum: X [B, Hq, Sq, Sk] (stored in `q`), out [B, Hq, Sq].
+//
+// Tolerance rule (TESTING.md, after FlashAttention's suite):
+//   max|out - ref| <= 2 * max|out_lowp - ref| + atol_floor
+// where out_lowp is the naive computation in the kernel's input precision
+// (operands in dtype, fp32 accumulation, P rounded to dtype before P.V, output
+// rounded to dtype).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ATTNCC_RUNTIME_REFERENCE_H
+#define ATTNCC_RUNTIME_REFERENCE_H
+
+#include "runtime/problem/Problem.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace attncc {
+
+/// Round-to-nearest-even to the dtype and back (f32 is the identity).
+float roundToDType(DType t, float x);
+/// Bit conversions for device buffers.
+uint16_t floatToHalfBits(float x);
+float halfBitsToFloat(uint16_t h);
+uint16_t floatToBf16Bits(float x);
+float bf16BitsToFloat(uint16_t h);
+
+struct Inputs {
+  std::vector<float> q, k, v, bias; // values already representable in the dtype
+};
+
+/// Element counts of each tensor for the problem (0 where absent).
+struct Shapes {
+  int64_t q = 0, k = 0, v = 0, bias = 0, out = 0, lse = 0;
+};
+Shapes shapesOf(const Problem &p);
+
+/// Fresh random inputs (standard normal, rounded to dtype), deterministic in `seed`.
+Inputs randomInputs(const Problem &p, uint64_t seed);
+
+/// Float64 reference. `lse` may be null. Fully masked rows give out = 0, lse = -inf.
+void referenceF64(const Problem &p, const Inputs &in, std::vector<double> &out,
+                  std::vector<double> *lse);
+
+/// The naive low-precision computation (see the tolerance rule above).
+/// `lse` (attention only; may be null) is the float log-sum-exp, not rounded
+/// to dtype (kernels store LSE in f32).
+void referenceLowp(const Problem &p, const Inputs &in, std::vector<double> &out,
+                   std::vector<double> *lse = nullptr);
+
+struct CheckResult {
+  double maxErr = 0;       // max |out - ref| (inf if any NaN/inf in out where ref is finite)
+  double lowpErr = 0;      // max |out_lowp - ref|
+  double bound = 0;        // 2 * lowpErr + atolFloor
+  int64_t worstIndex = -1;
+  bool pass = false;
+};
+/// Floor of the bound for outputs stored in `t`: 1e-6 (f32), 1e-4 (f16),
+/// 1e-3 (bf16); the reasons are in Reference.cpp.
+double atolFloor(DType t);
+/// Floor for an f32 log-sum-exp output: 1e-5.
+double lseAtolFloor();
+/// The rule above with atolFloor(p.dtype). Fails on a size mismatch, on NaN
+/// anywhere in `out`, and where `out` is non-finite but `ref` is finite; where
+/// `ref` is non-finite (a -inf LSE) `out` must be equal to it. Entries where
+/// `lowp` is non-finite do not count towards lowpErr.
+CheckResult checkTolerance(const Problem &p, const std::vector<double> &out,
+                           const std::vector<double> &ref, const std::vector<double> &lowp);
+/// The same rule with an explicit floor.
+CheckResult checkToleranceWithFloor(const std::vector<double> &out,
+                                    const std::vector<double> &ref,
+                                    const std::vector<double> &lowp, double floor);
+/// LSE check: checkToleranceWithFloor(lse, ref, lowp, lseAtolFloor()); a fully
+/// masked row must give exactly -inf.
+CheckResult checkLse(const std::vector<double> &lse, const std::vector<double> &ref,
+                     const std::vector<double> &lowp);
+
+} // namespace attncc
+
+#endif // ATTNCC_RUNTIME_REFERENCE_H

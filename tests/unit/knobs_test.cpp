@@ -1,0 +1,421 @@
+//===- knobs_test.cpp - the knob codec: round trips, errors, fuzz --------===//
+#include "compiler/knobs/Schedule.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace attncc;
+
+namespace {
+
+std::optional<Schedule> parse(const std::string &s) {
+  KnobError err;
+  return parseKnobs(s, err);
+}
+
+/// Families in canonical print order; -1 for anything else.
+int familyRank(const std::string &item) {
+  static const char *order[] = {"TILE", "STAGE", "REDUCE", "PLACE", "WSPEC", "EXP", "RESCALE", "ACC", "GRID"};
+  std::string fam = item.substr(0, item.find_first_of("@="));
+  for (int i = 0; i < 9; ++i)
+    if (fam == order[i])
+      return i;
+  return -1;
+}
+
+bool inCanonicalFamilyOrder(const std::string &s) {
+  int last = -1;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t comma = s.find(',', start);
+    std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    int r = familyRank(item);
+    if (r < last)
+      return false;
+    last = r;
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return true;
+}
+
+const std::vector<std::string> kValid = {
+    // The seed's pinned winner.
+    "TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,STAGE@kv=d2/tma/ring",
+    "TILE@kv=a:mma_m16n8k16_bf16/w1x1/f1x1/k1",
+    "TILE@kv=a:wgmma_m64n8k16_f16/w4x1/f1x1/k1",
+    "TILE@kv=a:wgmma_m64n256k16_bf16/w4x4/f16x16/k16",
+    "TILE@kv=a:tcgen05_m128n16k16_f16/w1x1/f1x1/k1",
+    "TILE@kv=a:tcgen05_m128n256k16_bf16/w2x8/f2x2/k4",
+    // Scalar tiles, with and without the optional parts.
+    "TILE@q=n64/f4",
+    "TILE@q=n64x2/f4",
+    "TILE@q=n64/f4x2",
+    "TILE@q=n1024x1024/f64x64",
+    "TILE@q=n1x1/f1x1",
+    // Every STAGE shape.
+    "STAGE@kv=d1/sync",
+    "STAGE@kv=d1/cp",
+    "STAGE@kv=d1/cp/pad",
+    "STAGE@kv=d2/cp/ring",
+    "STAGE@kv=d8/cp/ring/pad/p4",
+    "STAGE@kv=d3/tma/ring/swz128/p2",
+    "STAGE@kv=d1/tma/swz128",
+    "STAGE@kv=d2/sync/p1",
+    // REDUCE: every subset of tokens.
+    "REDUCE@k=g4k",
+    "REDUCE@kv=g4096a",
+    "REDUCE@kv=g1",
+    "REDUCE@kv=b32",
+    "REDUCE@kv=r16",
+    "REDUCE@kv=g2k/b4",
+    "REDUCE@kv=g3a/r2",
+    "REDUCE@kv=b8/r4",
+    "REDUCE@kv=g16k/b1/r1",
+    // Single-valued families.
+    "PLACE@fold=cut",
+    "PLACE@fold=fuse",
+    "PLACE@fold=auto",
+    "WSPEC=load1/mma1/softmax2/corr1",
+    "WSPEC=epilogue16",
+    "WSPEC=corr4/load1",
+    "EXP=libm",
+    "EXP=ex2",
+    "EXP=poly3",
+    "RESCALE=always",
+    "RESCALE=lazy8",
+    "RESCALE=lazy8.0",
+    "RESCALE=lazy0.5",
+    "RESCALE=lazy0",
+    "ACC=f32",
+    "ACC=f16x",
+    "GRID=tiles",
+    "GRID=persistent",
+    // Multi-axis and everything at once, in canonical order.
+    "TILE@dd=n64/f4,TILE@pj=n32x2/f2",
+    "TILE@pj=n32/f1,TILE@dd=n64/f4",
+    "TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,TILE@q_1=n8/f1,STAGE@kv=d2/cp/ring/pad/p2,STAGE@q_1=d1/sync,"
+    "REDUCE@kv=g4k/b2/r2,REDUCE@q_1=r1",
+    "TILE@kv=a:tcgen05_m128n128k16_bf16/w4x1/f2x1/k4,STAGE@kv=d3/tma/ring/swz128,REDUCE@kv=g1/b1,"
+    "PLACE@fold=fuse,WSPEC=load1/mma1/softmax2/corr1/epilogue1,EXP=poly3,RESCALE=lazy8.0,ACC=f16x,"
+    "GRID=persistent",
+};
+
+} // namespace
+
+TEST_CASE("knobs: empty string is the empty schedule", "[knobs]") {
+  auto s = parse("");
+  REQUIRE(s);
+  CHECK(s->empty());
+  CHECK(printKnobs(*s) == "");
+  CHECK(s->placement() == Place::Auto);
+  CHECK(s->tile("kv") == nullptr);
+}
+
+TEST_CASE("knobs: valid strings round trip exactly", "[knobs]") {
+  for (const std::string &s : kValid) {
+    INFO(s);
+    KnobError err;
+    auto sched = parseKnobs(s, err);
+    INFO(err.message());
+    REQUIRE(sched);
+    CHECK_FALSE(sched->empty());
+    CHECK(printKnobs(*sched) == s);
+    auto again = parse(printKnobs(*sched));
+    REQUIRE(again);
+    CHECK(*again == *sched);
+    CHECK(hashSchedule(*again) == hashSchedule(*sched));
+  }
+}
+
+TEST_CASE("knobs: the seed string parses into the expected fields", "[knobs]") {
+  auto s = parse("TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,STAGE@kv=d2/tma/ring");
+  REQUIRE(s);
+  const TileKnob *t = s->tile("kv");
+  REQUIRE(t);
+  REQUIRE(t->atom);
+  CHECK(t->atom->kind == AtomKind::MmaSync);
+  CHECK(t->atom->m == 16);
+  CHECK(t->atom->n == 8);
+  CHECK(t->atom->k == 16);
+  CHECK(t->atom->elem == ElemType::F16);
+  CHECK(t->wm == 4);
+  CHECK(t->wn == 1);
+  CHECK(t->fm == 2);
+  CHECK(t->fn == 8);
+  CHECK(t->kSteps == 4);
+  const StageKnob *st = s->stage("kv");
+  REQUIRE(st);
+  CHECK(st->depth == 2);
+  CHECK(st->transport == Transport::Tma);
+  CHECK(st->ring);
+  CHECK(st->layout == SmemLayout::Dense);
+  CHECK(st->regDepth == 0);
+  CHECK(s->stage("q") == nullptr);
+  CHECK(s->reduce("kv") == nullptr);
+}
+
+TEST_CASE("knobs: other families parse into the expected fields", "[knobs]") {
+  auto s = parse("TILE@q=n64x2/f4,REDUCE@kv=g4k/b8/r2,PLACE@fold=cut,WSPEC=load1/softmax2,EXP=poly5,"
+                 "RESCALE=lazy0.5,ACC=f16x,GRID=persistent");
+  REQUIRE(s);
+  const TileKnob *t = s->tile("q");
+  REQUIRE(t);
+  CHECK_FALSE(t->atom);
+  CHECK(t->n == 64);
+  CHECK(t->nm == 2);
+  CHECK(t->hasNm);
+  CHECK(t->fn == 4);
+  CHECK(t->fm == 1);
+  CHECK_FALSE(t->hasFm);
+  const ReduceKnob *r = s->reduce("kv");
+  REQUIRE(r);
+  CHECK(r->groups == 4);
+  CHECK(r->combine == CombineKind::Kernel);
+  CHECK(r->coopThreads == 8);
+  CHECK(r->regIlp == 2);
+  CHECK(s->placement() == Place::Cut);
+  REQUIRE(s->wspec.size() == 2);
+  CHECK(s->wspec[0] == WarpRole{"load", 1});
+  CHECK(s->wspec[1] == WarpRole{"softmax", 2});
+  CHECK(s->exp == ExpKind::Poly);
+  CHECK(s->expPolyDegree == 5);
+  CHECK(s->rescale == std::string("lazy0.5"));
+  CHECK(s->rescaleThreshold == Approx(0.5));
+  CHECK(s->acc == Accum::F16x);
+  CHECK(s->grid == GridKind::Persistent);
+
+  auto a = parse("REDUCE@kv=g2a");
+  REQUIRE(a);
+  CHECK(a->reduce("kv")->combine == CombineKind::Atomic);
+  auto lazy = parse("RESCALE=lazy8.25");
+  REQUIRE(lazy);
+  CHECK(lazy->rescaleThreshold == Approx(8.25));
+}
+
+TEST_CASE("knobs: families written out of order are accepted and printed canonically", "[knobs]") {
+  struct Case {
+    const char *in, *out;
+  };
+  const Case cases[] = {
+      {"STAGE@kv=d2/tma/ring,TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4",
+       "TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,STAGE@kv=d2/tma/ring"},
+      {"GRID=tiles,ACC=f32,RESCALE=always,EXP=ex2,WSPEC=mma1,PLACE@fold=cut,REDUCE@kv=g2k,STAGE@kv=d1/cp,"
+       "TILE@kv=n8/f1",
+       "TILE@kv=n8/f1,STAGE@kv=d1/cp,REDUCE@kv=g2k,PLACE@fold=cut,WSPEC=mma1,EXP=ex2,RESCALE=always,ACC=f32,"
+       "GRID=tiles"},
+      // Within a family the written order is kept.
+      {"TILE@b=n2/f1,STAGE@a=d1/sync,TILE@a=n1/f1", "TILE@b=n2/f1,TILE@a=n1/f1,STAGE@a=d1/sync"},
+      {"EXP=libm,PLACE@fold=auto", "PLACE@fold=auto,EXP=libm"},
+  };
+  for (const Case &c : cases) {
+    INFO(c.in);
+    auto s = parse(c.in);
+    REQUIRE(s);
+    CHECK(printKnobs(*s) == c.out);
+    auto canon = parse(c.out);
+    REQUIRE(canon);
+    CHECK(*canon == *s);
+    CHECK(hashSchedule(*canon) == hashSchedule(*s));
+  }
+}
+
+TEST_CASE("knobs: equality and hashing", "[knobs]") {
+  auto a = parse("TILE@a=n1/f1,TILE@b=n2/f1");
+  auto b = parse("TILE@b=n2/f1,TILE@a=n1/f1");
+  auto c = parse("TILE@a=n1/f1,TILE@b=n2/f1");
+  REQUIRE((a && b && c));
+  CHECK(*a == *c);
+  CHECK(hashSchedule(*a) == hashSchedule(*c));
+  CHECK_FALSE(*a == *b); // order within a family is part of the value (and of the print)
+  // The optional x<M> is remembered, so n64 and n64x1 print (and compare) differently.
+  auto d = parse("TILE@q=n64/f4"), e = parse("TILE@q=n64x1/f4");
+  REQUIRE((d && e));
+  CHECK_FALSE(*d == *e);
+  CHECK(printKnobs(*e) == "TILE@q=n64x1/f4");
+}
+
+TEST_CASE("knobs: the message format", "[knobs]") {
+  KnobError err{"TILE@kv", "w0x1", "w<WM>x<WN>"};
+  CHECK(err.message() == "knob TILE@kv: 'w0x1' is not allowed; expected w<WM>x<WN>");
+  KnobError parsed;
+  REQUIRE_FALSE(parseKnobs("TILE@kv=a:mma_m16n8k16_f16/w0x1/f2x8/k4", parsed));
+  CHECK(parsed.knob == "TILE@kv");
+  CHECK(parsed.value == "w0x1");
+  CHECK(parsed.allowed.find("at most 16 warps per CTA") != std::string::npos);
+  KnobError structural;
+  REQUIRE_FALSE(parseKnobs("FOO=1", structural));
+  CHECK(structural.message().rfind("knob string: 'FOO' is not allowed; expected a family among TILE", 0) == 0);
+}
+
+TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
+  struct Bad {
+    const char *text;
+    const char *knob;    // "knob <knob>:"
+    const char *value;   // "'<value>'"
+    const char *allowed; // part of the allowed text
+  };
+  const Bad bads[] = {
+      // Structure.
+      {",", "knob string", ",", "(leading comma)"},
+      {"EXP=ex2,", "knob string", ",", "(trailing comma)"},
+      {"EXP=ex2,,ACC=f32", "knob string", ",,", "separated by single commas"},
+      {"EXP=ex2, ACC=f32", "knob string", " ACC=f32", "no spaces"},
+      {"EXP", "knob string", "EXP", "FAMILY[@axis]=value"},
+      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID"},
+      {"tile@kv=n1/f1", "knob string", "tile", "a family among TILE"},
+      {"=x", "knob string", "", "a family among"},
+      {"TILE=n64/f4", "TILE", "TILE", "needs an axis"},
+      {"STAGE@KV=d1/sync", "STAGE", "STAGE@KV", "[a-z][a-z0-9_]*"},
+      {"REDUCE@=g2k", "REDUCE", "REDUCE@", "[a-z][a-z0-9_]*"},
+      {"PLACE=cut", "PLACE", "PLACE", "PLACE@fold"},
+      {"PLACE@kv=cut", "PLACE", "PLACE@kv", "fold is the only PLACE axis"},
+      {"EXP@kv=ex2", "EXP", "EXP@kv", "EXP without an axis"},
+      {"GRID@x=tiles", "GRID", "GRID@x", "GRID without an axis"},
+      {"TILE@kv=n1/f1,TILE@kv=n2/f1", "TILE@kv", "n2/f1", "given twice"},
+      {"EXP=ex2,EXP=libm", "EXP", "libm", "given twice"},
+      // TILE.
+      {"TILE@kv=", "TILE@kv", "", "a:<atom>/w<WM>x<WN>/f<FM>x<FN>/k<bk> or n<N>[x<M>]/f<fn>[x<fm>]"},
+      {"TILE@kv=a:mma_m16n8k8_f16/w4x1/f2x8/k4", "TILE@kv", "a:mma_m16n8k8_f16", "mma_m16n8k16_{f16,bf16}"},
+      {"TILE@kv=a:mma_m16n8k16_f32/w4x1/f2x8/k4", "TILE@kv", "a:mma_m16n8k16_f32", "wgmma_m64n<8..256 step 8>"},
+      {"TILE@kv=a:wgmma_m64n12k16_f16/w4x1/f1x1/k1", "TILE@kv", "a:wgmma_m64n12k16_f16", "step 8"},
+      {"TILE@kv=a:wgmma_m64n264k16_f16/w4x1/f1x1/k1", "TILE@kv", "a:wgmma_m64n264k16_f16", "8..256"},
+      {"TILE@kv=a:tcgen05_m128n24k16_bf16/w4x1/f1x1/k1", "TILE@kv", "a:tcgen05_m128n24k16_bf16",
+       "tcgen05_m128n<16..256 step 16>"},
+      {"TILE@kv=a:tcgen05_m64n64k16_f16/w4x1/f1x1/k1", "TILE@kv", "a:tcgen05_m64n64k16_f16", "tcgen05_m128n"},
+      {"TILE@kv=a:wgmma_m64n064k16_f16/w4x1/f1x1/k1", "TILE@kv", "a:wgmma_m64n064k16_f16", "wgmma_m64n"},
+      {"TILE@kv=a:mma_m16n8k16_f16/w0x1/f2x8/k4", "TILE@kv", "w0x1", "at most 16 warps per CTA"},
+      {"TILE@kv=a:mma_m16n8k16_f16/w8x4/f2x8/k4", "TILE@kv", "w8x4", "WM*WN <= 16"},
+      {"TILE@kv=a:mma_m16n8k16_f16/w4/f2x8/k4", "TILE@kv", "w4", "w<WM>x<WN>"},
+      {"TILE@kv=a:mma_m16n8k16_f16/w04x1/f2x8/k4", "TILE@kv", "w04x1", "w<WM>x<WN>"},
+      {"TILE@kv=a:mma_m16n8k16_f16/w4x1/f17x1/k4", "TILE@kv", "f17x1", "FM, FN in 1..16"},
+      {"TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k0", "TILE@kv", "k0", "bk in 1..16"},
+      {"TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8", "TILE@kv", "a:mma_m16n8k16_f16/w4x1/f2x8", "k<bk> is missing"},
+      {"TILE@kv=a:mma_m16n8k16_f16/f2x8/w4x1/k4", "TILE@kv", "f2x8", "as the second token"},
+      {"TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4/k4", "TILE@kv", "k4", "nothing after the last token"},
+      {"TILE@kv=a:mma_m16n8k16_f16//w4x1/f2x8/k4", "TILE@kv", "a:mma_m16n8k16_f16//w4x1/f2x8/k4",
+       "no empty '/' tokens"},
+      {"TILE@q=n0/f1", "TILE@q", "n0", "N, M in 1..1024"},
+      {"TILE@q=n1025/f1", "TILE@q", "n1025", "N, M in 1..1024"},
+      {"TILE@q=n64x/f1", "TILE@q", "n64x", "n<N>[x<M>]"},
+      {"TILE@q=n64/f65", "TILE@q", "f65", "fn, fm in 1..64"},
+      {"TILE@q=n64", "TILE@q", "n64", "f<fn> is missing"},
+      {"TILE@q=m64/f1", "TILE@q", "m64", "a:<atom> or n<N> as the first token"},
+      // STAGE.
+      {"STAGE@kv=d0/cp", "STAGE@kv", "d0", "depth in 1..8"},
+      {"STAGE@kv=d9/cp", "STAGE@kv", "d9", "depth in 1..8"},
+      {"STAGE@kv=d2", "STAGE@kv", "d2", "transport sync, cp or tma is missing"},
+      {"STAGE@kv=d2/dma", "STAGE@kv", "dma", "sync, cp or tma"},
+      {"STAGE@kv=d1/cp/ring", "STAGE@kv", "ring", "depth >= 2"},
+      {"STAGE@kv=d2/cp/swz128", "STAGE@kv", "swz128", "swz128 only with tma"},
+      {"STAGE@kv=d2/tma/pad", "STAGE@kv", "pad", "TMA writes dense boxes"},
+      {"STAGE@kv=d2/cp/pad/ring", "STAGE@kv", "ring", "tokens in the order"},
+      {"STAGE@kv=d2/cp/ring/ring", "STAGE@kv", "ring", "each at most once"},
+      {"STAGE@kv=d2/cp/p5", "STAGE@kv", "p5", "reg_depth in 1..4"},
+      {"STAGE@kv=d2/cp/fast", "STAGE@kv", "fast", "ring, pad, swz128 or p<reg_depth>"},
+      // REDUCE.
+      {"REDUCE@kv=", "REDUCE@kv", "", "at least one"},
+      {"REDUCE@kv=g4", "REDUCE@kv", "g4", "g4a or g4k"},
+      {"REDUCE@kv=g1k", "REDUCE@kv", "g1k", "one group has nothing to combine"},
+      {"REDUCE@kv=g0", "REDUCE@kv", "g0", "n in 1..4096"},
+      {"REDUCE@kv=g4097k", "REDUCE@kv", "g4097k", "n in 1..4096"},
+      {"REDUCE@kv=b3", "REDUCE@kv", "b3", "1, 2, 4, 8, 16, 32"},
+      {"REDUCE@kv=r17", "REDUCE@kv", "r17", "n in 1..16"},
+      {"REDUCE@kv=b2/g2k", "REDUCE@kv", "g2k", "in the order g<n>[a|k]/b<n>/r<n>"},
+      {"REDUCE@kv=g2k/x1", "REDUCE@kv", "x1", "g<n>[a|k], b<n> or r<n>"},
+      // The single-valued families.
+      {"PLACE@fold=split", "PLACE@fold", "split", "auto, fuse or cut"},
+      {"WSPEC=load1/dma1", "WSPEC", "dma1", "load, mma, softmax, corr, epilogue"},
+      {"WSPEC=load1/load2", "WSPEC", "load2", "load was given twice"},
+      {"WSPEC=load0", "WSPEC", "load0", "n in 1..16"},
+      {"WSPEC=mma", "WSPEC", "mma", "<role><n>"},
+      {"EXP=poly9", "EXP", "poly9", "poly<k> with k in 1..8"},
+      {"EXP=exp2", "EXP", "exp2", "libm, ex2 or poly<k>"},
+      {"RESCALE=lazy", "RESCALE", "lazy", "lazy<t>"},
+      {"RESCALE=lazy-1", "RESCALE", "lazy-1", "non-negative decimal"},
+      {"RESCALE=lazy8.", "RESCALE", "lazy8.", "such as 8, 8.0 or 0.5"},
+      {"RESCALE=lazy08", "RESCALE", "lazy08", "lazy<t>"},
+      {"RESCALE=sometimes", "RESCALE", "sometimes", "always or lazy<t>"},
+      {"ACC=f16", "ACC", "f16", "f32 or f16x"},
+      {"GRID=stream", "GRID", "stream", "tiles or persistent"},
+      // An error in a later item is reported even after good ones.
+      {"TILE@kv=n8/f1,STAGE@kv=d2/tma/ring,GRID=huge", "GRID", "huge", "tiles or persistent"},
+  };
+  STATIC_REQUIRE(sizeof(bads) / sizeof(bads[0]) >= 30);
+  for (const Bad &b : bads) {
+    INFO(b.text);
+    KnobError err;
+    auto s = parseKnobs(b.text, err);
+    REQUIRE_FALSE(s);
+    std::string msg = err.message();
+    INFO(msg);
+    CHECK(err.knob == b.knob);
+    CHECK(err.value == b.value);
+    std::string where = std::string(b.knob) == "knob string" ? "knob string: " : std::string("knob ") + b.knob + ": ";
+    CHECK(msg.find(where) == 0);
+    CHECK(msg.find(std::string("'") + b.value + "' is not allowed; expected ") != std::string::npos);
+    CHECK(msg.find(b.allowed) != std::string::npos);
+  }
+}
+
+TEST_CASE("knobs: fuzzed strings never crash and accepted ones round trip", "[knobs][fuzz]") {
+  std::mt19937 rng(20240607u);
+  const std::string alphabet = "TILESAGEDUCPFWXMRNYabcdefgiklmnoprstuwxyz0123456789@=,/:_.- ";
+  auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+  int accepted = 0, refused = 0, canonicalChecked = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    std::string s = kValid[pick(kValid.size())];
+    if (pick(4) == 0) // sometimes glue two valid strings, possibly out of family order
+      s += "," + kValid[pick(kValid.size())];
+    int edits = 1 + static_cast<int>(pick(3));
+    for (int e = 0; e < edits; ++e) {
+      size_t pos = pick(s.size() + 1);
+      char c = alphabet[pick(alphabet.size())];
+      switch (pick(4)) {
+      case 0: s.insert(s.begin() + pos, c); break;
+      case 1: if (pos < s.size()) s.erase(pos, 1); break;
+      case 2: if (pos < s.size()) s[pos] = c; break;
+      default: // change one digit: mostly stays in the grammar, probes the limits
+        for (size_t i = 0; i < s.size(); ++i) {
+          size_t j = (pos + i) % s.size();
+          if (s[j] >= '0' && s[j] <= '9') {
+            s[j] = static_cast<char>('0' + pick(10));
+            break;
+          }
+        }
+        break;
+      }
+    }
+    KnobError err;
+    auto sched = parseKnobs(s, err);
+    if (!sched) {
+      ++refused;
+      // A refusal always names a knob, and the message carries the offending value verbatim.
+      if (err.knob.empty() || err.allowed.empty() || err.message().find("'" + err.value + "'") == std::string::npos)
+        FAIL("bad error for '" << s << "': " << err.message());
+      continue;
+    }
+    ++accepted;
+    std::string p1 = printKnobs(*sched);
+    KnobError err2;
+    auto again = parseKnobs(p1, err2);
+    if (!again)
+      FAIL("printed form of '" << s << "' is refused: " << p1 << " -> " << err2.message());
+    if (!(*again == *sched) || printKnobs(*again) != p1 || hashSchedule(*again) != hashSchedule(*sched))
+      FAIL("round trip of '" << s << "' is unstable: " << p1 << " vs " << printKnobs(*again));
+    if (inCanonicalFamilyOrder(s)) {
+      ++canonicalChecked;
+      if (p1 != s)
+        FAIL("canonical string '" << s << "' printed as '" << p1 << "'");
+    }
+  }
+  // The mutations must exercise both sides.
+  CHECK(accepted > 1000);
+  CHECK(refused > 5000);
+  CHECK(canonicalChecked > 800);
+  CHECK(accepted + refused == 20000);
+}

@@ -1,0 +1,225 @@
+//===- main.cpp - the attncc driver ---------------------------------------===//
+//
+//   attncc compile [spec.json | kernel.mlir] [problem flags] [--target T]
+//                  [--knobs '...'] [--ir monoid|loop|all] [-o FILE]
+//   attncc run --target cpu [problem flags] [--knobs '...'] [--seed N]
+//   attncc targets
+//
+// Without arguments, `attncc compile` prints the loop-level IR of the seed's
+// listing shape (q, k, v [1, 4, 128, 64] f16, non-causal).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Pipeline.h"
+#include "compiler/Targets.h"
+#include "compiler/cpu/CpuRunner.h"
+#include "compiler/frontend/Frontend.h"
+#include "ir/MonoidOps.h"
+#include "runtime/problem/Reference.h"
+#include "tools/attncc/Options.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+using namespace attncc;
+
+namespace {
+
+int fail(const std::string &msg) {
+  llvm::errs() << "attncc: error: " << msg << "\n";
+  return 1;
+}
+
+bool endsWith(const std::string &s, const std::string &suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+struct CommonArgs {
+  std::string spec;
+  ProblemFlags flags;
+  std::string target = "sm_90a";
+  std::string knobs;
+  bool knobsGiven = false;
+};
+
+/// The problem, the schedule and the monoid-level module, from the command line.
+struct Job {
+  Problem problem;
+  Schedule schedule;
+  bool fromMlir = false;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+int loadJob(mlir::MLIRContext &ctx, const CommonArgs &a, bool forCpu, Job &job) {
+  KnobError kerr;
+  std::optional<Schedule> s = parseKnobs(a.knobs, kerr);
+  if (!s)
+    return fail(kerr.message());
+  job.schedule = *s;
+
+  if (endsWith(a.spec, ".mlir")) {
+    llvm::SourceMgr sm;
+    mlir::SourceMgrDiagnosticHandler handler(sm, &ctx);
+    job.module = mlir::parseSourceFile<mlir::ModuleOp>(a.spec, sm, &ctx);
+    if (!job.module)
+      return fail("could not parse '" + a.spec + "' as monoid IR");
+    job.fromMlir = true;
+    if (a.knobsGiven) // --knobs replaces the schedule of every reduce in the file
+      job.module->walk([&](mlir::monoid::ReduceOp r) {
+        r.setScheduleAttr(mlir::monoid::ScheduleAttr::get(&ctx, job.schedule));
+      });
+    return 0;
+  }
+
+  job.problem = listingProblem();
+  if (!a.spec.empty()) {
+    std::ifstream in(a.spec);
+    if (!in)
+      return fail("cannot read spec file '" + a.spec + "'");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    ProblemError perr;
+    std::optional<Problem> p = problemFromJson(ss.str(), perr);
+    if (!p)
+      return fail(a.spec + ": " + perr.message());
+    job.problem = *p;
+  }
+  if (auto e = applyFlags(a.flags, job.problem))
+    return fail(e->message());
+  if (auto e = validate(job.problem))
+    return fail(e->message());
+  if (!forCpu) {
+    const TargetInfo *t = findTarget(a.target);
+    if (!t)
+      return fail("invalid --target = '" + a.target + "': one of " + targetNames());
+    if (auto e = checkSchedule(job.schedule, job.problem, *t))
+      return fail(e->message());
+  }
+  job.module = buildModule(ctx, job.problem, job.schedule);
+  if (failed(mlir::verify(*job.module)))
+    return fail("internal error: the front end built invalid IR");
+  return 0;
+}
+
+void printStage(llvm::raw_ostream &os, mlir::ModuleOp m, Stage s, bool header) {
+  if (header)
+    os << "// ===== " << stageName(s) << " =====\n";
+  m.print(os, mlir::OpPrintingFlags().printNameLocAsPrefix());
+  os << "\n";
+}
+
+int compile(const CommonArgs &a, const std::string &ir, const std::string &outPath) {
+  mlir::DialectRegistry registry;
+  registerAttnccDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  Job job;
+  if (int rc = loadJob(ctx, a, /*forCpu=*/false, job))
+    return rc;
+
+  std::error_code ec;
+  llvm::raw_fd_ostream file(outPath.empty() ? "-" : outPath, ec);
+  if (ec)
+    return fail("cannot write '" + outPath + "': " + ec.message());
+  if (ir == "all")
+    printStage(file, *job.module, Stage::Monoid, true);
+  else if (ir == "monoid") {
+    printStage(file, *job.module, Stage::Monoid, false);
+    return 0;
+  }
+  if (failed(lowerTo(*job.module, Stage::Loop)))
+    return fail("lowering to the loop level failed (see the diagnostics above)");
+  printStage(file, *job.module, Stage::Loop, ir == "all");
+  if (!job.fromMlir && job.schedule.empty())
+    llvm::errs() << "attncc: knobs: '' (no schedule: plain streaming fold)\n";
+  return 0;
+}
+
+int runCpu(const CommonArgs &a, uint64_t seed) {
+  mlir::DialectRegistry registry;
+  registerAttnccDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  Job job;
+  if (endsWith(a.spec, ".mlir"))
+    return fail("attncc run needs a problem (flags or a .json spec) to make inputs and a reference");
+  if (int rc = loadJob(ctx, a, /*forCpu=*/true, job))
+    return rc;
+  if (failed(lowerTo(*job.module, Stage::Loop)))
+    return fail("lowering to the loop level failed (see the diagnostics above)");
+  const Problem &p = job.problem;
+  Inputs in = randomInputs(p, seed);
+  CpuOutputs outs;
+  std::string err;
+  if (!runOnCpu(*job.module, p, in, outs, err))
+    return fail(err);
+  std::vector<double> ref, lowp;
+  referenceF64(p, in, ref, nullptr);
+  referenceLowp(p, in, lowp);
+  CheckResult r = checkTolerance(p, outs.out, ref, lowp);
+  std::printf("knobs: '%s'\nmax_err %.3e  bound %.3e  (2 x lowp %.3e + floor)  %s\n",
+              printKnobs(job.schedule).c_str(), r.maxErr, r.bound, r.lowpErr,
+              r.pass ? "PASS" : "FAIL");
+  return r.pass ? 0 : 2;
+}
+
+int listTargets() {
+  for (const TargetInfo &t : allTargets())
+    std::printf("%-8s mma.sync=%s wgmma=%s tcgen05=%s tma=%s smem=%dKiB  %s\n", t.name.c_str(),
+                t.mmaSync ? "yes" : "no", t.wgmma ? "yes" : "no", t.tcgen05 ? "yes" : "no",
+                t.tma ? "yes" : "no", t.smemPerBlockOptin / 1024, t.notes.c_str());
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"attncc: attention as a twisted-monoid reduction, compiled to CUDA"};
+  app.require_subcommand(0, 1);
+
+  CommonArgs compileArgs;
+  std::string ir = "loop", outPath;
+  CLI::App *compileCmd = app.add_subcommand("compile", "build the IR of a problem and print a stage");
+  compileCmd->add_option("spec", compileArgs.spec, "a problem spec (.json) or monoid IR (.mlir)");
+  addProblemFlags(*compileCmd, compileArgs.flags);
+  compileCmd->add_option("--target", compileArgs.target, "sm_80, sm_90, sm_90a, sm_100a, sm_120, sm_120a");
+  CLI::Option *knobOpt = compileCmd->add_option("--knobs", compileArgs.knobs, "the schedule (knob string)");
+  compileCmd->add_option("--ir", ir, "the stage to print: monoid, loop or all")
+      ->check(CLI::IsMember({"monoid", "loop", "all"}));
+  compileCmd->add_option("-o,--output", outPath, "write to this file instead of stdout");
+
+  CommonArgs runArgs;
+  uint64_t seed = 1;
+  CLI::App *runCmd = app.add_subcommand("run", "run the loop-level IR on the CPU and check it");
+  addProblemFlags(*runCmd, runArgs.flags);
+  runCmd->add_option("spec", runArgs.spec, "a problem spec (.json)");
+  runCmd->add_option("--target", runArgs.target, "cpu (GPU targets come with the CUDA path)")
+      ->check(CLI::IsMember({"cpu"}));
+  CLI::Option *runKnobs = runCmd->add_option("--knobs", runArgs.knobs, "the schedule (knob string)");
+  runCmd->add_option("--seed", seed, "seed of the random inputs");
+  runCmd->add_flag("--check", "compare with the float64 reference (always on for the CPU)");
+
+  CLI::App *targetsCmd = app.add_subcommand("targets", "what each target supports");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e);
+  }
+  compileArgs.knobsGiven = knobOpt->count() > 0;
+  runArgs.knobsGiven = runKnobs->count() > 0;
+  if (targetsCmd->parsed())
+    return listTargets();
+  if (runCmd->parsed()) {
+    runArgs.target = "cpu";
+    return runCpu(runArgs, seed);
+  }
+  return compile(compileArgs, ir, outPath); // `attncc` alone: compile the listing shape
+}
