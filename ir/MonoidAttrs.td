@@ -59,7 +59,8 @@ def Monoid_ScheduleAttr : Monoid_Attr<"Schedule", "schedule"> {
     #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,STAGE@kv=d2/tma/ring">
     ```
   }];
-  let parameters = (ins AttrParameter<"::attncc::Schedule", "the typed schedule">:$schedule);
+  let parameters = (ins AttrParameter<"::attncc::Schedule", "the typed schedule",
+                                      "const ::attncc::Schedule &">:$schedule);
   let hasCustomAssemblyFormat = 1;
   let extraClassDeclaration = [{
     std::string str() const;

@@ -81,7 +81,7 @@ LogicalResult cutFold(ReduceOp r) {
   SmallVector<int64_t> shape;
   SmallVector<Value> dynSizes;
   SmallVector<Value> extents(map.getUpperBound());
-  extents.push_back(arith::SubIOp::create(b, loc, hi, lo));
+  extents.push_back(b.createOrFold<arith::SubIOp>(loc, hi, lo));
   for (Value e : extents) {
     std::optional<int64_t> c = getConstantIntValue(e);
     shape.push_back(c ? *c : ShapedType::kDynamic);
@@ -104,7 +104,7 @@ LogicalResult cutFold(ReduceOp r) {
     m.map(map.getInductionVars(), ivs.drop_back());
     m.map(r.getIndex(), ivs.back());
     SmallVector<Value> idx(ivs.drop_back());
-    idx.push_back(arith::SubIOp::create(sb, l, ivs.back(), lo));
+    idx.push_back(sb.createOrFold<arith::SubIOp>(l, ivs.back(), lo));
     for (auto [i, buf] : llvm::zip(cut, buffers))
       memref::StoreOp::create(sb, l, cloneSlice(sb, yield.getValues()[i], map, m), buf, idx);
   });
@@ -112,12 +112,15 @@ LogicalResult cutFold(ReduceOp r) {
   // 3. Stage 2: the lift reads them back; what computed them dies.
   b.setInsertionPoint(yield);
   SmallVector<Value> idx(map.getInductionVars());
-  idx.push_back(arith::SubIOp::create(b, loc, r.getIndex(), lo));
+  idx.push_back(b.createOrFold<arith::SubIOp>(loc, r.getIndex(), lo));
   for (auto [i, buf] : llvm::zip(cut, buffers))
     yield->setOperand(i, memref::LoadOp::create(b, loc, buf, idx));
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(r.getLiftBlock().without_terminator())))
-    if (op.use_empty() && (isPure(&op) || isa<vector::LoadOp, memref::LoadOp>(op)))
-      op.erase();
+  SmallVector<Operation *> lift;
+  for (Operation &op : r.getLiftBlock().without_terminator())
+    lift.push_back(&op);
+  for (Operation *op : llvm::reverse(lift)) // users before their operands
+    if (op->use_empty() && (isPure(op) || isa<vector::LoadOp, memref::LoadOp>(op)))
+      op->erase();
 
   // 4. Free the buffers after the map.
   b.setInsertionPointAfter(map);

@@ -5,7 +5,7 @@
 //   Attention: Q [B, Hq, Sq, D], K and V [B, Hkv, Sk, D], bias [Bb, Hb, Sq, Sk]
 //              (Bb = 1 if bias_batch_broadcast else B; Hb = 1 if bias_head_broadcast else Hq),
 //              O [B, Hq, Sq, D], LSE [B, Hq, Sq] (natural log; -inf for a fully masked row).
-//   LogSumExp / RowSum: X [B, Hq, Sq, Sk] (stored in `q`), out [B, Hq, Sq].
+//   LogSumExp / RowSum: X [B, Hq, Sq, Sk] (stored in `q`), out [B, Hq, Sq] in f32.
 //
 // Tolerance rule (TESTING.md, after FlashAttention's suite):
 //   max|out - ref| <= 2 * max|out_lowp - ref| + atol_floor
