@@ -16,6 +16,14 @@ inline Location named(Location loc, StringRef name) {
   return NameLoc::get(StringAttr::get(loc.getContext(), name), loc);
 }
 
+/// `loc` without its name, for the ops a pass creates from a named op (they
+/// must not all inherit its name).
+inline Location unnamed(Location loc) {
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return n.getChildLoc();
+  return loc;
+}
+
 /// How one carrier channel combines. Identity: -inf for Max, 0 for Add.
 enum class CombineKind : uint32_t { Max = 0, Add = 1 };
 } // namespace mlir::monoid

@@ -75,7 +75,7 @@ LogicalResult cutFold(ReduceOp r) {
   if (cut.empty())
     return success();
 
-  Location loc = r.getLoc();
+  Location loc = unnamed(r.getLoc());
   OpBuilder b(map);
   // 1. Buffers [free extents..., hi - lo].
   SmallVector<int64_t> shape;
@@ -91,7 +91,7 @@ LogicalResult cutFold(ReduceOp r) {
   SmallVector<Value> buffers;
   for (unsigned i : cut) {
     auto type = MemRefType::get(shape, yield.getValues()[i].getType());
-    buffers.push_back(memref::AllocOp::create(b, loc, type, dynSizes));
+    buffers.push_back(memref::AllocOp::create(b, named(loc, "scores"), type, dynSizes));
   }
 
   // 2. Stage 1: every (free index, j) computes and stores its lifted values.
@@ -100,6 +100,9 @@ LogicalResult cutFold(ReduceOp r) {
   ubs.push_back(hi);
   steps.push_back(steps.front());
   scf::ParallelOp::create(b, loc, lbs, ubs, steps, [&](OpBuilder &sb, Location l, ValueRange ivs) {
+    for (auto [iv, orig] : llvm::zip(ivs.drop_back(), map.getInductionVars()))
+      iv.setLoc(orig.getLoc());
+    ivs.back().setLoc(r.getIndex().getLoc());
     IRMapping m;
     m.map(map.getInductionVars(), ivs.drop_back());
     m.map(r.getIndex(), ivs.back());

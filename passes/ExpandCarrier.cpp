@@ -45,9 +45,9 @@ struct ExpandCarrierPass : mlir::attncc::impl::ExpandCarrierBase<ExpandCarrierPa
       OpBuilder b(op);
       SmallVector<Value> repl;
       if (auto id = dyn_cast<IdentityOp>(op)) {
-        repl = buildIdentity(b, op->getLoc(), id.getCarrier(), id.getResultTypes());
+        repl = buildIdentity(b, unnamed(op->getLoc()), id.getCarrier(), id.getResultTypes());
       } else if (auto c = dyn_cast<CombineOp>(op)) {
-        repl = buildCombine(b, op->getLoc(), c.getCarrier(), c.getLhs(), c.getRhs());
+        repl = buildCombine(b, unnamed(op->getLoc()), c.getCarrier(), c.getLhs(), c.getRhs());
       } else {
         auto p = cast<ProjectOp>(op);
         Block &body = p.getBody().front();

@@ -33,11 +33,11 @@ struct LowerContractPass : mlir::attncc::impl::LowerContractBase<LowerContractPa
     getOperation().walk([&](ContractOp c) { ops.push_back(c); });
     for (ContractOp c : ops) {
       OpBuilder b(c);
-      Location loc = c.getLoc();
+      Location loc = unnamed(c.getLoc());
       auto acc = cast<FloatType>(c.getType());
       Value prod = arith::MulFOp::create(b, loc, widen(b, loc, c.getLhs(), acc),
                                          widen(b, loc, c.getRhs(), acc));
-      Value sum = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, prod);
+      Value sum = vector::ReductionOp::create(b, c.getLoc(), vector::CombiningKind::ADD, prod);
       c.replaceAllUsesWith(sum);
       c.erase();
     }

@@ -45,7 +45,7 @@ std::pair<int64_t, int64_t> splitOf(ReduceOp r) {
 
 void splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   OpBuilder b(r);
-  Location loc = r.getLoc();
+  Location loc = unnamed(r.getLoc());
   CarrierAttr carrier = r.getCarrier();
   TypeRange types = r.getState().getTypes();
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
@@ -53,23 +53,26 @@ void splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   Value lo = r.getLower(), hi = r.getUpper();
 
   // 1. Part size, rounded up to whole blocks.
-  Value n = arith::SubIOp::create(b, loc, hi, lo);
+  Value n = b.createOrFold<arith::SubIOp>(loc, hi, lo);
   Value perPart = arith::CeilDivUIOp::create(b, loc, n, cG);
   Value chunk = arith::MulIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, perPart, cB), cB);
 
   // 2. Workspace: one G-slot buffer per channel.
   SmallVector<Value> slots;
-  for (Type t : types)
-    slots.push_back(memref::AllocOp::create(b, loc, MemRefType::get({groups}, t)));
+  for (auto [t, name] : llvm::zip(types, carrier.getNames()))
+    slots.push_back(memref::AllocOp::create(b, named(loc, ("partial_" + name.getValue()).str()),
+                                            MemRefType::get({groups}, t)));
 
   // 3. The parts.
   scf::ParallelOp::create(
       b, loc, ValueRange{c0}, ValueRange{cG}, ValueRange{c1},
       [&](OpBuilder &pb, Location l, ValueRange ivs) {
         Value g = ivs[0];
+        g.setLoc(named(loc, "part"));
         Value start = arith::AddIOp::create(pb, l, lo, arith::MulIOp::create(pb, l, g, chunk));
-        Value partLo = arith::MinUIOp::create(pb, l, start, hi);
-        Value partHi = arith::MinUIOp::create(pb, l, arith::AddIOp::create(pb, l, partLo, chunk), hi);
+        Value partLo = arith::MinUIOp::create(pb, named(loc, "part_lo"), start, hi);
+        Value partHi = arith::MinUIOp::create(
+            pb, named(loc, "part_hi"), arith::AddIOp::create(pb, l, partLo, chunk), hi);
         auto part = cast<ReduceOp>(pb.clone(*r.getOperation()));
         part.getLowerMutable().assign(partLo);
         part.getUpperMutable().assign(partHi);
@@ -81,14 +84,17 @@ void splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   // 4. Fold the partial states.
   auto init = IdentityOp::create(b, loc, types, carrier);
   auto fold = scf::ForOp::create(
-      b, loc, c0, cG, c1, init.getResults(),
-      [&](OpBuilder &fb, Location l, Value g, ValueRange acc) {
+      b, named(loc, "combined"), c0, cG, c1, init.getResults(),
+      [&](OpBuilder &fb, Location, Value g, ValueRange acc) {
         SmallVector<Value> part;
         for (Value slot : slots)
-          part.push_back(memref::LoadOp::create(fb, l, slot, ValueRange{g}));
-        auto c = CombineOp::create(fb, l, types, carrier, acc, part);
-        scf::YieldOp::create(fb, l, c.getResults());
+          part.push_back(memref::LoadOp::create(fb, loc, slot, ValueRange{g}));
+        auto c = CombineOp::create(fb, loc, types, carrier, acc, part);
+        scf::YieldOp::create(fb, loc, c.getResults());
       });
+  fold.getInductionVar().setLoc(named(loc, "part"));
+  for (auto [arg, name] : llvm::zip(fold.getRegionIterArgs(), carrier.getNames()))
+    arg.setLoc(named(loc, name.getValue()));
 
   // 5. Release the workspace once the fold is done.
   b.setInsertionPointAfter(fold);

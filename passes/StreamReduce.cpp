@@ -77,7 +77,7 @@ int64_t blockFor(ReduceOp reduce) {
 
 void streamReduce(ReduceOp reduce) {
   OpBuilder b(reduce);
-  Location loc = reduce.getLoc();
+  Location loc = unnamed(reduce.getLoc());
   CarrierAttr carrier = reduce.getCarrier();
   TypeRange types = reduce.getState().getTypes();
   Value lo = reduce.getLower(), hi = reduce.getUpper();

@@ -117,8 +117,11 @@ Value modifyScore(Emitter &e, Value s, Value b, Value h, Value i, Value j, Value
     Value t = math::TanhOp::create(bld, loc, arith::DivFOp::create(bld, loc, s, c));
     s = arith::MulFOp::create(bld, loc, c, t);
   }
-  // The query's diagonal in key coordinates (bottom-right alignment).
-  Value diag = arith::AddIOp::create(bld, monoid::named(loc, "diag"), i, offset);
+  // The query's diagonal in key coordinates (bottom-right alignment), for the
+  // modifiers that need it.
+  Value diag;
+  if (p.alibi || p.causal || p.window)
+    diag = arith::AddIOp::create(bld, monoid::named(loc, "diag"), i, offset);
   if (p.alibi) {
     Value hf = e.indexToF32(h);
     Value expo = arith::MulFOp::create(bld, loc, e.f(-8.0 / double(p.heads_q)),
@@ -167,7 +170,7 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
 
   Value c0 = e.idx(0), c1 = e.idx(1);
   Value batch = e.extent(q, 0), heads = e.idx(p.heads_q), sq = e.extent(q, 2), sk = e.extent(k, 2);
-  Value offset = arith::SubIOp::create(b, loc, sk, sq);
+  Value offset = arith::SubIOp::create(b, monoid::named(loc, "sk_minus_sq"), sk, sq);
   auto carrier = monoid::getSoftmaxWeightedSumCarrier(b.getContext());
   auto vecF32 = VectorType::get({p.head_dim}, e.f32);
   auto vecIn = VectorType::get({p.head_dim}, elementType(b.getContext(), p.dtype));
@@ -176,8 +179,8 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
                           ValueRange{c1, c1, c1}, [&](OpBuilder &, Location, ValueRange iv) {
     nameIvs(iv);
     Value bi = iv[0], h = iv[1], i = iv[2];
-    auto red = monoid::ReduceOp::create(b, loc, reduceAxisName(p.kind), c0, sk, carrier, sched,
-                                        TypeRange{e.f32, e.f32, vecF32});
+    auto red = monoid::ReduceOp::create(b, monoid::named(loc, "state"), reduceAxisName(p.kind), c0,
+                                        sk, carrier, sched, TypeRange{e.f32, e.f32, vecF32});
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&red.getLiftBlock());
@@ -196,8 +199,8 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
       monoid::YieldOp::create(b, loc, ValueRange{s, e.f(1.0), vf});
     }
     // o / d (0 for a fully masked row, where d = 0) and lse = m + log d.
-    auto proj = monoid::ProjectOp::create(b, loc, TypeRange{vecF32, e.f32}, red.getResults(),
-                                          carrier);
+    auto proj = monoid::ProjectOp::create(b, monoid::named(loc, "result"), TypeRange{vecF32, e.f32},
+                                          red.getResults(), carrier);
     {
       OpBuilder::InsertionGuard g(b);
       Block *body = b.createBlock(&proj.getBody(), {}, TypeRange{e.f32, e.f32, vecF32},
@@ -241,8 +244,8 @@ void buildRowReduction(OpBuilder &b, func::FuncOp fn, const Problem &p,
   scf::ParallelOp::create(b, loc, ValueRange{c0, c0, c0}, ValueRange{batch, heads, rows},
                           ValueRange{c1, c1, c1}, [&](OpBuilder &, Location, ValueRange iv) {
     nameIvs(iv);
-    auto red = monoid::ReduceOp::create(b, loc, reduceAxisName(p.kind), c0, n, carrier, sched,
-                                        state);
+    auto red = monoid::ReduceOp::create(b, monoid::named(loc, "state"), reduceAxisName(p.kind), c0, n,
+                                        carrier, sched, state);
     red.getIndex().setLoc(monoid::named(loc, "n"));
     {
       OpBuilder::InsertionGuard g(b);
@@ -255,7 +258,8 @@ void buildRowReduction(OpBuilder &b, func::FuncOp fn, const Problem &p,
       else
         monoid::YieldOp::create(b, loc, ValueRange{s});
     }
-    auto proj = monoid::ProjectOp::create(b, loc, TypeRange{e.f32}, red.getResults(), carrier);
+    auto proj = monoid::ProjectOp::create(b, monoid::named(loc, "result"), TypeRange{e.f32},
+                                          red.getResults(), carrier);
     {
       OpBuilder::InsertionGuard g(b);
       Block *body = b.createBlock(&proj.getBody(), {}, state,

@@ -1,0 +1,113 @@
+// Every monoid op and both attributes print, parse and print again unchanged.
+// RUN: attncc-opt %s | attncc-opt | FileCheck %s
+// RUN: attncc-opt %s --mlir-print-op-generic | attncc-opt | FileCheck %s
+// The custom and the generic forms print back to the same text.
+// RUN: attncc-opt %s > %t.custom.mlir
+// RUN: attncc-opt %s --mlir-print-op-generic | attncc-opt > %t.generic.mlir
+// RUN: diff %t.custom.mlir %t.generic.mlir
+
+// Carriers and schedules print once, at the top, under readable aliases.
+// CHECK-DAG: #[[MD:carrier_md]] = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
+// CHECK-DAG: #[[MDO:carrier_mdo]] = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
+// CHECK-DAG: #[[S:carrier_s]] = #monoid.carrier<s: add(0)>
+// CHECK-DAG: #[[SCHED:schedule[0-9]*]] = #monoid.schedule<"TILE@kv=n4/f1,REDUCE@kv=g3k">
+// A schedule prints as its canonical knob string (family order TILE, STAGE, REDUCE, PLACE, WSPEC, ...).
+// CHECK-DAG: #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,STAGE@kv=d2/tma/ring,PLACE@fold=cut,WSPEC=load1/mma1/softmax2,EXP=ex2,RESCALE=lazy8.0,ACC=f32,GRID=persistent">
+
+// Channel names may be written quoted; they print bare.
+#md = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
+#mdo = #monoid.carrier<"m": max(-inf), d: add(0) twist("m"), o: add(0) twist(m)>
+#s = #monoid.carrier<s: add(0)>
+// Written out of canonical family order on purpose: it prints in canonical order.
+#all = #monoid.schedule<"STAGE@kv=d2/tma/ring,TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,EXP=ex2,WSPEC=load1/mma1/softmax2,PLACE@fold=cut,GRID=persistent,ACC=f32,RESCALE=lazy8.0">
+
+// CHECK-LABEL: func.func @reduce_plain
+// CHECK: %[[R:.+]]:2 = monoid.reduce "kv" %{{.+}} to %{{.+}} carrier #[[MD]] : f32, f32 {
+// CHECK-NEXT: ^bb0(%[[J:.+]]: index):
+// CHECK: memref.load %{{.+}}[%[[J]]] : memref<?xf32>
+// CHECK: monoid.yield %{{.+}}, %{{.+}} : f32, f32
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func @reduce_plain(%x: memref<?xf32>, %n: index) -> (f32, f32) {
+  %c0 = arith.constant 0 : index
+  %m, %d = monoid.reduce "kv" %c0 to %n carrier #md : f32, f32 {
+  ^bb0(%j: index):
+    %xj = memref.load %x[%j] : memref<?xf32>
+    %one = arith.constant 1.0 : f32
+    monoid.yield %xj, %one : f32, f32
+  }
+  return %m, %d : f32, f32
+}
+
+// CHECK-LABEL: func.func @reduce_schedule_partial
+// CHECK: monoid.reduce "kv" %{{.+}} to %{{.+}} carrier #[[MD]] schedule #[[SCHED]] partial : f32, f32 {
+func.func @reduce_schedule_partial(%x: memref<?xf32>, %lo: index, %hi: index) -> (f32, f32) {
+  %m, %d = monoid.reduce "kv" %lo to %hi carrier #md
+      schedule #monoid.schedule<"TILE@kv=n4/f1,REDUCE@kv=g3k"> partial : f32, f32 {
+  ^bb0(%j: index):
+    %xj = memref.load %x[%j] : memref<?xf32>
+    %one = arith.constant 1.0 : f32
+    monoid.yield %xj, %one : f32, f32
+  }
+  return %m, %d : f32, f32
+}
+
+// CHECK-LABEL: func.func @reduce_schedule_only
+// CHECK: monoid.reduce "n" %{{.+}} to %{{.+}} carrier #[[S]] schedule #{{.+}} : f32 {
+// CHECK-NOT: partial
+// CHECK: monoid.yield
+func.func @reduce_schedule_only(%x: memref<?xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %s = monoid.reduce "n" %c0 to %n carrier #s
+      schedule #all : f32 {
+  ^bb0(%j: index):
+    %xj = memref.load %x[%j] : memref<?xf32>
+    monoid.yield %xj : f32
+  }
+  return %s : f32
+}
+
+// CHECK-LABEL: func.func @contract
+// CHECK: %{{.+}} = monoid.contract %{{.+}}, %{{.+}} : vector<64xf16>, vector<64xf16> -> f32
+// CHECK: %{{.+}} = monoid.contract %{{.+}}, %{{.+}} : vector<8xbf16>, vector<8xf32> -> f32
+func.func @contract(%a: vector<64xf16>, %b: vector<64xf16>, %c: vector<8xbf16>, %e: vector<8xf32>) -> (f32, f32) {
+  %s = monoid.contract %a, %b : vector<64xf16>, vector<64xf16> -> f32
+  %t = monoid.contract %c, %e : vector<8xbf16>, vector<8xf32> -> f32
+  return %s, %t : f32, f32
+}
+
+// CHECK-LABEL: func.func @project
+// CHECK: %{{.+}}:2 = monoid.project %{{.+}}, %{{.+}}, %{{.+}} carrier #[[MDO]] : f32, f32, vector<4xf32> -> vector<4xf32>, f32 {
+// CHECK-NEXT: ^bb0(%[[PM:.+]]: f32, %[[PD:.+]]: f32, %[[PO:.+]]: vector<4xf32>):
+// CHECK: monoid.yield %{{.+}}, %{{.+}} : vector<4xf32>, f32
+func.func @project(%m: f32, %d: f32, %o: vector<4xf32>) -> (vector<4xf32>, f32) {
+  %r, %l = monoid.project %m, %d, %o carrier #mdo
+      : f32, f32, vector<4xf32> -> vector<4xf32>, f32 {
+  ^bb0(%pm: f32, %pd: f32, %po: vector<4xf32>):
+    %b = vector.broadcast %pd : f32 to vector<4xf32>
+    %q = arith.divf %po, %b : vector<4xf32>
+    %lg = math.log %pd : f32
+    %lse = arith.addf %pm, %lg : f32
+    monoid.yield %q, %lse : vector<4xf32>, f32
+  }
+  return %r, %l : vector<4xf32>, f32
+}
+
+// CHECK-LABEL: func.func @combine
+// CHECK: %{{.+}}:3 = monoid.combine #[[MDO]]{{ ?}}(%{{.+}}, %{{.+}}, %{{.+}}), (%{{.+}}, %{{.+}}, %{{.+}}) : f32, f32, vector<4xf32>
+// CHECK: %{{.+}} = monoid.combine #[[S]]{{ ?}}(%{{.+}}), (%{{.+}}) : f32
+func.func @combine(%m0: f32, %d0: f32, %o0: vector<4xf32>, %m1: f32, %d1: f32, %o1: vector<4xf32>)
+    -> (f32, f32, vector<4xf32>, f32) {
+  %m, %d, %o = monoid.combine #mdo
+      (%m0, %d0, %o0), (%m1, %d1, %o1) : f32, f32, vector<4xf32>
+  %s = monoid.combine #s (%m0), (%m1) : f32
+  return %m, %d, %o, %s : f32, f32, vector<4xf32>, f32
+}
+
+// CHECK-LABEL: func.func @identity
+// CHECK: %{{.+}}:3 = monoid.identity #[[MDO]] : f32, f32, vector<4xf32>
+// CHECK: %{{.+}} = monoid.identity #[[S]] : vector<8xf16>
+func.func @identity() -> (f32, f32, vector<4xf32>, vector<8xf16>) {
+  %m, %d, %o = monoid.identity #mdo : f32, f32, vector<4xf32>
+  %s = monoid.identity <"s": add(0)> : vector<8xf16>
+  return %m, %d, %o, %s : f32, f32, vector<4xf32>, vector<8xf16>
+}

@@ -1,0 +1,16 @@
+# lit configuration of attncc's compiler tests.
+import os
+import lit.formats
+
+config.name = "attncc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.attncc_obj_root, "tests", "lit")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+
+tools = os.path.join(config.attncc_obj_root, "tools")
+config.environment["PATH"] = os.pathsep.join(
+    [os.path.join(tools, "attncc"), os.path.join(tools, "attncc-opt"),
+     config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
