@@ -16,11 +16,11 @@
 // reload per head); it is here to teach and to check against.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/MapUtils.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 #define DEBUG_TYPE "attncc-cut-fold"
 
@@ -31,40 +31,15 @@ namespace mlir::attncc {
 
 using namespace mlir;
 using namespace mlir::monoid;
+using namespace mlir::attncc;
 
 namespace {
 
-bool isZero(Value v) { return getConstantIntValue(v) == std::optional<int64_t>(0); }
-bool isOne(Value v) { return getConstantIntValue(v) == std::optional<int64_t>(1); }
-
-/// Clones, at `b`, what is needed to compute `v` inside `map` (the free-axis
-/// scf.parallel), with `m` already mapping the map's induction variables and
-/// the lift's index. Values defined outside `map` are used as they are.
-Value cloneSlice(OpBuilder &b, Value v, scf::ParallelOp map, IRMapping &m) {
-  if (m.contains(v))
-    return m.lookup(v);
-  Operation *def = v.getDefiningOp();
-  if (!def || !map->isProperAncestor(def))
-    return v;
-  for (Value operand : def->getOperands())
-    cloneSlice(b, operand, map, m);
-  SetVector<Value> captured;
-  getUsedValuesDefinedAbove(def->getRegions(), captured);
-  for (Value c : captured)
-    cloneSlice(b, c, map, m);
-  b.clone(*def, m);
-  return m.lookup(v);
-}
-
 LogicalResult cutFold(ReduceOp r) {
-  auto map = dyn_cast<scf::ParallelOp>(r->getParentOp());
-  if (!map || !llvm::all_of(map.getLowerBound(), isZero) || !llvm::all_of(map.getStep(), isOne))
-    return r.emitOpError("PLACE@fold=cut needs the reduce directly inside the free-axis "
-                         "scf.parallel, with zero lower bounds and unit steps");
+  scf::ParallelOp map = getFreeAxisMap(r, "PLACE@fold=cut");
+  if (!map)
+    return failure();
   Value lo = r.getLower(), hi = r.getUpper();
-  for (Value bound : {lo, hi})
-    if (Operation *d = bound.getDefiningOp(); d && map->isProperAncestor(d))
-      return r.emitOpError("PLACE@fold=cut needs the reduce bounds defined outside the map");
 
   // What to materialize: non-constant scalar lifted values.
   YieldOp yield = r.getLiftYield();
@@ -78,38 +53,18 @@ LogicalResult cutFold(ReduceOp r) {
   Location loc = unnamed(r.getLoc());
   OpBuilder b(map);
   // 1. Buffers [free extents..., hi - lo].
-  SmallVector<int64_t> shape;
-  SmallVector<Value> dynSizes;
-  SmallVector<Value> extents(map.getUpperBound());
-  extents.push_back(b.createOrFold<arith::SubIOp>(loc, hi, lo));
-  for (Value e : extents) {
-    std::optional<int64_t> c = getConstantIntValue(e);
-    shape.push_back(c ? *c : ShapedType::kDynamic);
-    if (!c)
-      dynSizes.push_back(e);
-  }
+  Value n = b.createOrFold<arith::SubIOp>(loc, hi, lo);
   SmallVector<Value> buffers;
-  for (unsigned i : cut) {
-    auto type = MemRefType::get(shape, yield.getValues()[i].getType());
-    buffers.push_back(memref::AllocOp::create(b, named(loc, "scores"), type, dynSizes));
-  }
+  for (unsigned i : cut)
+    buffers.push_back(allocOverMap(b, loc, map, {n}, yield.getValues()[i].getType(), "scores"));
 
   // 2. Stage 1: every (free index, j) computes and stores its lifted values.
-  SmallVector<Value> lbs(map.getLowerBound()), ubs(map.getUpperBound()), steps(map.getStep());
-  lbs.push_back(lo);
-  ubs.push_back(hi);
-  steps.push_back(steps.front());
-  scf::ParallelOp::create(b, loc, lbs, ubs, steps, [&](OpBuilder &sb, Location l, ValueRange ivs) {
-    for (auto [iv, orig] : llvm::zip(ivs.drop_back(), map.getInductionVars()))
-      iv.setLoc(orig.getLoc());
-    ivs.back().setLoc(r.getIndex().getLoc());
-    IRMapping m;
-    m.map(map.getInductionVars(), ivs.drop_back());
+  buildMapBefore(b, loc, map, lo, hi, r.getAxis(), [&](OpBuilder &sb, IRMapping &m, ValueRange ivs) {
     m.map(r.getIndex(), ivs.back());
     SmallVector<Value> idx(ivs.drop_back());
-    idx.push_back(sb.createOrFold<arith::SubIOp>(l, ivs.back(), lo));
+    idx.push_back(sb.createOrFold<arith::SubIOp>(loc, ivs.back(), lo));
     for (auto [i, buf] : llvm::zip(cut, buffers))
-      memref::StoreOp::create(sb, l, cloneSlice(sb, yield.getValues()[i], map, m), buf, idx);
+      storeElement(sb, loc, cloneIntoMap(sb, yield.getValues()[i], map, m), buf, idx);
   });
 
   // 3. Stage 2: the lift reads them back; what computed them dies.
@@ -117,7 +72,7 @@ LogicalResult cutFold(ReduceOp r) {
   SmallVector<Value> idx(map.getInductionVars());
   idx.push_back(b.createOrFold<arith::SubIOp>(loc, r.getIndex(), lo));
   for (auto [i, buf] : llvm::zip(cut, buffers))
-    yield->setOperand(i, memref::LoadOp::create(b, loc, buf, idx));
+    yield->setOperand(i, loadElement(b, loc, yield.getValues()[i].getType(), buf, idx));
   SmallVector<Operation *> lift;
   for (Operation &op : r.getLiftBlock().without_terminator())
     lift.push_back(&op);
@@ -126,9 +81,7 @@ LogicalResult cutFold(ReduceOp r) {
       op->erase();
 
   // 4. Free the buffers after the map.
-  b.setInsertionPointAfter(map);
-  for (Value buf : buffers)
-    memref::DeallocOp::create(b, loc, buf);
+  deallocAfter(b, loc, map, buffers);
   return success();
 }
 

@@ -1,21 +1,28 @@
 //===- SplitReduce.cpp - attncc-split-reduce (Flash-Decoding) -------------===//
 //
 // Pre:  monoid.reduce ops; those whose schedule has REDUCE@<axis>=g<G>... with
-//       G > 1 are split. Reduces marked `partial` are left alone.
-// Post: each split reduce R over [lo, hi) became
+//       G > 1 are split. Such a reduce must sit directly in the free-axis map
+//       (scf.parallel, zero lower bounds, unit steps) with its bounds defined
+//       outside it. Reduces marked `partial` are left alone.
+// Post: the map became two maps, the parts and the combine:
 //   1. C = ceil(ceil((hi - lo) / G) / B) * B  (B = TILE block of the axis, or 1)
-//   2. one workspace buffer per channel, G slots (memref.alloc)
-//   3. scf.parallel over g in [0, G): a copy of R over
-//        [min(lo + g C, hi), min(lo + (g + 1) C, hi)), marked `partial`,
-//      storing its state into slot g          (on the GPU: G CTAs)
-//   4. scf.for over the slots folding them with monoid.combine from
-//      monoid.identity                         (on the GPU: the combine kernel)
-//   5. memref.dealloc of the workspace
+//   2. one workspace per channel, [free extents..., G] (a vector channel adds
+//      its length as a last dimension)
+//   3. the parts: a new scf.parallel over (free axes..., part in [0, G))
+//      holding a copy of the reduce over
+//        [min(lo + part C, hi), min(lo + (part + 1) C, hi)), marked `partial`,
+//      whose state is stored at [free indices..., part]   (GPU: G CTAs a row)
+//   4. the combine: in the original map, the reduce is replaced by an scf.for
+//      over the parts folding their states with monoid.combine from
+//      monoid.identity                                  (GPU: the combine kernel)
+//   5. the workspaces are freed after the map.
 // Empty parts (more splits than elements) fold nothing and store the identity,
-// which the combine absorbs.
+// which the combine absorbs. g<G>a (atomics) has the same semantics here.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/knobs/Geometry.h"
+#include "passes/MapUtils.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "passes/Passes.h"
 
 #define DEBUG_TYPE "attncc-split-reduce"
@@ -27,6 +34,7 @@ namespace mlir::attncc {
 
 using namespace mlir;
 using namespace mlir::monoid;
+using namespace mlir::attncc;
 
 namespace {
 
@@ -43,11 +51,15 @@ std::pair<int64_t, int64_t> splitOf(ReduceOp r) {
   return {groups, t ? ::attncc::reduceBlock(*t) : 1};
 }
 
-void splitReduce(ReduceOp r, int64_t groups, int64_t block) {
-  OpBuilder b(r);
+LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
+  scf::ParallelOp map = getFreeAxisMap(r, "REDUCE@" + r.getAxis().str() + "=g" +
+                                              std::to_string(groups));
+  if (!map)
+    return failure();
   Location loc = unnamed(r.getLoc());
   CarrierAttr carrier = r.getCarrier();
   TypeRange types = r.getState().getTypes();
+  OpBuilder b(map);
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   Value c0 = cst(0), c1 = cst(1), cG = cst(groups), cB = cst(block);
   Value lo = r.getLower(), hi = r.getUpper();
@@ -55,54 +67,57 @@ void splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   // 1. Part size, rounded up to whole blocks.
   Value n = b.createOrFold<arith::SubIOp>(loc, hi, lo);
   Value perPart = arith::CeilDivUIOp::create(b, loc, n, cG);
-  Value chunk = arith::MulIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, perPart, cB), cB);
+  Value chunk = arith::MulIOp::create(b, named(loc, "part_size"),
+                                      arith::CeilDivUIOp::create(b, loc, perPart, cB), cB);
 
-  // 2. Workspace: one G-slot buffer per channel.
+  // 2. Workspaces [free extents..., G].
   SmallVector<Value> slots;
   for (auto [t, name] : llvm::zip(types, carrier.getNames()))
-    slots.push_back(memref::AllocOp::create(b, named(loc, ("partial_" + name.getValue()).str()),
-                                            MemRefType::get({groups}, t)));
+    slots.push_back(allocOverMap(b, loc, map, {cG}, t, ("partial_" + name.getValue()).str()));
 
   // 3. The parts.
-  scf::ParallelOp::create(
-      b, loc, ValueRange{c0}, ValueRange{cG}, ValueRange{c1},
-      [&](OpBuilder &pb, Location l, ValueRange ivs) {
-        Value g = ivs[0];
-        g.setLoc(named(loc, "part"));
-        Value start = arith::AddIOp::create(pb, l, lo, arith::MulIOp::create(pb, l, g, chunk));
-        Value partLo = arith::MinUIOp::create(pb, named(loc, "part_lo"), start, hi);
-        Value partHi = arith::MinUIOp::create(
-            pb, named(loc, "part_hi"), arith::AddIOp::create(pb, l, partLo, chunk), hi);
-        auto part = cast<ReduceOp>(pb.clone(*r.getOperation()));
-        part.getLowerMutable().assign(partLo);
-        part.getUpperMutable().assign(partHi);
-        part.setPartial(true);
-        for (auto [v, slot] : llvm::zip(part.getState(), slots))
-          memref::StoreOp::create(pb, l, v, slot, ValueRange{g});
-      });
+  buildMapBefore(b, loc, map, c0, cG, "part", [&](OpBuilder &pb, IRMapping &m, ValueRange ivs) {
+    Value part = ivs.back();
+    Value start = arith::AddIOp::create(pb, loc, lo, arith::MulIOp::create(pb, loc, part, chunk));
+    Value partLo = arith::MinUIOp::create(pb, named(loc, "part_lo"), start, hi);
+    Value partHi = arith::MinUIOp::create(
+        pb, named(loc, "part_hi"), arith::AddIOp::create(pb, loc, partLo, chunk), hi);
+    // Whatever the lift uses from the map's body comes along.
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(r.getLift(), captured);
+    for (Value c : captured)
+      cloneIntoMap(pb, c, map, m);
+    auto copy = cast<ReduceOp>(pb.clone(*r.getOperation(), m));
+    copy.getLowerMutable().assign(partLo);
+    copy.getUpperMutable().assign(partHi);
+    copy.setPartial(true);
+    for (auto [v, slot] : llvm::zip(copy.getState(), slots))
+      storeElement(pb, loc, v, slot, ivs);
+  });
 
-  // 4. Fold the partial states.
+  // 4. The combine, where the reduce was.
+  b.setInsertionPoint(r);
   auto init = IdentityOp::create(b, loc, types, carrier);
   auto fold = scf::ForOp::create(
       b, named(loc, "combined"), c0, cG, c1, init.getResults(),
-      [&](OpBuilder &fb, Location, Value g, ValueRange acc) {
-        SmallVector<Value> part;
-        for (Value slot : slots)
-          part.push_back(memref::LoadOp::create(fb, loc, slot, ValueRange{g}));
-        auto c = CombineOp::create(fb, loc, types, carrier, acc, part);
+      [&](OpBuilder &fb, Location, Value part, ValueRange acc) {
+        SmallVector<Value> idx(map.getInductionVars());
+        idx.push_back(part);
+        SmallVector<Value> partial;
+        for (auto [t, slot] : llvm::zip(types, slots))
+          partial.push_back(loadElement(fb, loc, t, slot, idx));
+        auto c = CombineOp::create(fb, loc, types, carrier, acc, partial);
         scf::YieldOp::create(fb, loc, c.getResults());
       });
   fold.getInductionVar().setLoc(named(loc, "part"));
   for (auto [arg, name] : llvm::zip(fold.getRegionIterArgs(), carrier.getNames()))
     arg.setLoc(named(loc, name.getValue()));
-
-  // 5. Release the workspace once the fold is done.
-  b.setInsertionPointAfter(fold);
-  for (Value slot : slots)
-    memref::DeallocOp::create(b, loc, slot);
-
   r.replaceAllUsesWith(fold.getResults());
   r.erase();
+
+  // 5. Free the workspaces after the map.
+  deallocAfter(b, loc, map, slots);
+  return success();
 }
 
 struct SplitReducePass : mlir::attncc::impl::SplitReduceBase<SplitReducePass> {
@@ -111,8 +126,8 @@ struct SplitReducePass : mlir::attncc::impl::SplitReduceBase<SplitReducePass> {
     getOperation().walk([&](ReduceOp r) { reduces.push_back(r); });
     for (ReduceOp r : reduces) {
       auto [groups, block] = splitOf(r);
-      if (groups > 1)
-        splitReduce(r, groups, block);
+      if (groups > 1 && failed(splitReduce(r, groups, block)))
+        return signalPassFailure();
     }
   }
 };

@@ -1,0 +1,118 @@
+//===- MapUtils.cpp - restructuring the free-axis map ---------------------===//
+#include "passes/MapUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::monoid;
+
+namespace mlir::attncc {
+
+static bool isConstant(Value v, int64_t c) {
+  return getConstantIntValue(v) == std::optional<int64_t>(c);
+}
+
+scf::ParallelOp getFreeAxisMap(ReduceOp r, StringRef knob) {
+  auto map = dyn_cast<scf::ParallelOp>(r->getParentOp());
+  if (!map || !llvm::all_of(map.getLowerBound(), [](Value v) { return isConstant(v, 0); }) ||
+      !llvm::all_of(map.getStep(), [](Value v) { return isConstant(v, 1); })) {
+    r.emitOpError() << knob << " needs the reduce directly inside the free-axis scf.parallel, "
+                                "with zero lower bounds and unit steps";
+    return {};
+  }
+  for (Value bound : {r.getLower(), r.getUpper()})
+    if (Operation *d = bound.getDefiningOp(); d && map->isProperAncestor(d)) {
+      r.emitOpError() << knob << " needs the reduce bounds defined outside the free-axis map";
+      return {};
+    }
+  return map;
+}
+
+Value allocOverMap(OpBuilder &b, Location loc, scf::ParallelOp map, ArrayRef<Value> extra,
+                   Type elem, StringRef name) {
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(map);
+  SmallVector<Value> extents(map.getUpperBound());
+  extents.append(extra.begin(), extra.end());
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynSizes;
+  for (Value e : extents) {
+    std::optional<int64_t> c = getConstantIntValue(e);
+    shape.push_back(c ? *c : ShapedType::kDynamic);
+    if (!c)
+      dynSizes.push_back(e);
+  }
+  Type scalar = elem;
+  if (auto vt = dyn_cast<VectorType>(elem)) {
+    shape.append(vt.getShape().begin(), vt.getShape().end());
+    scalar = vt.getElementType();
+  }
+  return memref::AllocOp::create(b, named(loc, name), MemRefType::get(shape, scalar), dynSizes);
+}
+
+void storeElement(OpBuilder &b, Location loc, Value v, Value buffer, ValueRange indices) {
+  SmallVector<Value> idx(indices);
+  if (isa<VectorType>(v.getType())) {
+    idx.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    vector::StoreOp::create(b, loc, v, buffer, idx);
+    return;
+  }
+  memref::StoreOp::create(b, loc, v, buffer, idx);
+}
+
+Value loadElement(OpBuilder &b, Location loc, Type elem, Value buffer, ValueRange indices) {
+  SmallVector<Value> idx(indices);
+  if (auto vt = dyn_cast<VectorType>(elem)) {
+    idx.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    return vector::LoadOp::create(b, loc, vt, buffer, idx);
+  }
+  return memref::LoadOp::create(b, loc, buffer, idx);
+}
+
+Value cloneIntoMap(OpBuilder &b, Value v, scf::ParallelOp map, IRMapping &m) {
+  if (m.contains(v))
+    return m.lookup(v);
+  Operation *def = v.getDefiningOp();
+  if (!def || !map->isProperAncestor(def))
+    return v;
+  for (Value operand : def->getOperands())
+    cloneIntoMap(b, operand, map, m);
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(def->getRegions(), captured);
+  for (Value c : captured)
+    cloneIntoMap(b, c, map, m);
+  b.clone(*def, m);
+  return m.lookup(v);
+}
+
+void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, Value hi,
+                    StringRef lastName,
+                    function_ref<void(OpBuilder &, IRMapping &, ValueRange ivs)> body) {
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(map);
+  SmallVector<Value> lbs(map.getLowerBound()), ubs(map.getUpperBound()), steps(map.getStep());
+  lbs.push_back(lo);
+  ubs.push_back(hi);
+  steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+  scf::ParallelOp::create(b, loc, lbs, ubs, steps, [&](OpBuilder &nb, Location, ValueRange ivs) {
+    for (auto [iv, orig] : llvm::zip(ivs.drop_back(), map.getInductionVars()))
+      iv.setLoc(orig.getLoc());
+    ivs.back().setLoc(named(loc, lastName));
+    IRMapping m;
+    m.map(map.getInductionVars(), ivs.drop_back());
+    body(nb, m, ivs);
+  });
+}
+
+void deallocAfter(OpBuilder &b, Location loc, scf::ParallelOp map, ValueRange buffers) {
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointAfter(map);
+  for (Value buf : buffers)
+    memref::DeallocOp::create(b, loc, buf);
+}
+
+} // namespace mlir::attncc

@@ -1,0 +1,50 @@
+//===- MapUtils.h - restructuring the free-axis map -------------*- C++ -*-===//
+//
+// cut-fold and split-reduce both turn one map (the scf.parallel over the free
+// axes that holds a monoid.reduce) into two: a new map before it that
+// computes and stores something per (free index, extra index), and the
+// original map that reads it back. These are the shared pieces.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ATTNCC_PASSES_MAPUTILS_H
+#define ATTNCC_PASSES_MAPUTILS_H
+
+#include "ir/MonoidOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::attncc {
+
+/// The scf.parallel that directly contains `r`, if it has zero lower bounds
+/// and unit steps and the reduce's bounds are defined outside it. Otherwise
+/// emits an error that names `knob` and returns null.
+scf::ParallelOp getFreeAxisMap(monoid::ReduceOp r, StringRef knob);
+
+/// Allocates, before `map`, a buffer [map extents..., extra...] of `elem`
+/// (for a vector element type vector<D x T>, the buffer is [..., D] of T).
+Value allocOverMap(OpBuilder &b, Location loc, scf::ParallelOp map, ArrayRef<Value> extra,
+                   Type elem, StringRef name);
+
+/// Stores / loads `v` at [indices...] of a buffer made by allocOverMap (a
+/// vector value occupies the trailing dimension).
+void storeElement(OpBuilder &b, Location loc, Value v, Value buffer, ValueRange indices);
+Value loadElement(OpBuilder &b, Location loc, Type elem, Value buffer, ValueRange indices);
+
+/// Clones at `b` what computing `v` needs from inside `map` (values defined
+/// outside `map` are used as they are; `m` must already map the map's
+/// induction variables). Returns the clone of `v`.
+Value cloneIntoMap(OpBuilder &b, Value v, scf::ParallelOp map, IRMapping &m);
+
+/// Builds a new scf.parallel before `map` over (map's axes..., [lo, hi)) and
+/// calls `body` with a mapping from map's induction variables to the new ones
+/// and the new, last induction variable (named `lastName`).
+void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, Value hi,
+                    StringRef lastName,
+                    function_ref<void(OpBuilder &, IRMapping &, ValueRange ivs)> body);
+
+/// Frees buffers right after `map`.
+void deallocAfter(OpBuilder &b, Location loc, scf::ParallelOp map, ValueRange buffers);
+
+} // namespace mlir::attncc
+
+#endif
