@@ -9,6 +9,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -20,34 +22,70 @@ std::optional<Stage> parseStage(const std::string &name) {
     return Stage::Monoid;
   if (name == "loop")
     return Stage::Loop;
+  if (name == "tile")
+    return Stage::Tile;
   return std::nullopt;
 }
 
-const char *stageName(Stage s) { return s == Stage::Monoid ? "monoid" : "loop"; }
+const char *stageName(Stage s) {
+  switch (s) {
+  case Stage::Monoid: return "monoid";
+  case Stage::Loop: return "loop";
+  case Stage::Tile: return "tile";
+  }
+  return "?";
+}
 
 void registerAttnccDialects(DialectRegistry &registry) {
-  registry.insert<arith::ArithDialect, func::FuncDialect, math::MathDialect, memref::MemRefDialect,
+  registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect, math::MathDialect,
+                  memref::MemRefDialect,
                   scf::SCFDialect, vector::VectorDialect, monoid::MonoidDialect>();
 }
 
 void registerAttnccPasses() { mlir::attncc::registerAttnccPasses(); }
 
-void buildPipeline(OpPassManager &pm, Stage stage) {
-  if (stage == Stage::Monoid)
-    return;
-  OpPassManager &fn = pm.nest<func::FuncOp>();
-  fn.addPass(mlir::attncc::createCutFold());      // PLACE@fold=cut
-  fn.addPass(mlir::attncc::createSplitReduce());  // REDUCE@<axis>=g<G>
-  fn.addPass(mlir::attncc::createStreamReduce()); // Move 1 (TILE@<axis> block)
-  fn.addPass(mlir::attncc::createExpandCarrier());
-  fn.addPass(createCanonicalizerPass());
-  fn.addPass(createCSEPass());
+void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
+  if (from == Stage::Monoid && to != Stage::Monoid) {
+    OpPassManager &fn = pm.nest<func::FuncOp>();
+    fn.addPass(mlir::attncc::createCutFold());      // PLACE@fold=cut
+    fn.addPass(mlir::attncc::createSplitReduce());  // REDUCE@<axis>=g<G>
+    fn.addPass(mlir::attncc::createStreamReduce()); // Move 1 (TILE@<axis> block)
+    fn.addPass(mlir::attncc::createExpandCarrier());
+    fn.addPass(createCanonicalizerPass());
+    fn.addPass(createCSEPass());
+  }
+  if (from != Stage::Tile && to == Stage::Tile) {
+    OpPassManager &fn = pm.nest<func::FuncOp>();
+    fn.addPass(mlir::attncc::createLowerContract());
+    fn.addPass(mlir::attncc::createMapToGpu());      // partition, scalar rung
+    pm.addPass(createGpuLaunchSinkIndexComputationsPass()); // constants, dims into kernels
+    pm.addPass(createGpuKernelOutliningPass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
 }
 
-LogicalResult lowerTo(ModuleOp module, Stage stage) {
+/// Outlined kernels take the names of the host values they were given (%q,
+/// %k, ...) instead of %argN, so `--ir tile` and the CUDA text stay readable.
+static void nameKernelArguments(ModuleOp module) {
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(launch, launch.getKernel());
+    if (!kernel)
+      return;
+    for (auto [arg, operand] : llvm::zip(kernel.getArguments(), launch.getKernelOperands()))
+      if (isa<NameLoc>(operand.getLoc()))
+        arg.setLoc(operand.getLoc());
+  });
+}
+
+LogicalResult lowerFrom(ModuleOp module, Stage from, Stage to) {
   PassManager pm(module.getContext());
-  buildPipeline(pm, stage);
-  return pm.run(module);
+  buildPipeline(pm, from, to);
+  if (failed(pm.run(module)))
+    return failure();
+  if (to == Stage::Tile)
+    nameKernelArguments(module);
+  return success();
 }
 
 } // namespace attncc

@@ -3,8 +3,10 @@
 //   monoid  the front end's output: free-axis map + monoid.reduce + project
 //   loop    after the loop-level moves: cut-fold, split-reduce, stream-reduce,
 //           expand-carrier (then canonicalize + cse)
+//   tile    the GPU kernels: lower-contract, map-to-gpu, gpu-kernel-outlining:
+//           a host function of launches and a gpu.module per kernel
 //
-// Later stages (tile, cuda, ptx) come with the GPU path.
+// `cuda` and `ptx` are printed from `tile` by codegen/ and runtime/.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ATTNCC_COMPILER_PIPELINE_H
@@ -20,8 +22,8 @@
 
 namespace attncc {
 
-enum class Stage { Monoid, Loop };
-/// "monoid" | "loop"; nullopt for anything else.
+enum class Stage { Monoid, Loop, Tile };
+/// "monoid" | "loop" | "tile"; nullopt for anything else.
 std::optional<Stage> parseStage(const std::string &name);
 const char *stageName(Stage s);
 
@@ -29,11 +31,15 @@ const char *stageName(Stage s);
 void registerAttnccDialects(mlir::DialectRegistry &registry);
 void registerAttnccPasses();
 
-/// Adds the passes that take monoid-level IR to `stage`.
-void buildPipeline(mlir::OpPassManager &pm, Stage stage);
+/// Adds the passes that take IR at stage `from` to stage `to`.
+void buildPipeline(mlir::OpPassManager &pm, Stage from, Stage to);
 
 /// Runs buildPipeline on `module` in place; diagnostics go to the context.
-mlir::LogicalResult lowerTo(mlir::ModuleOp module, Stage stage);
+mlir::LogicalResult lowerFrom(mlir::ModuleOp module, Stage from, Stage to);
+/// From the front end's monoid IR.
+inline mlir::LogicalResult lowerTo(mlir::ModuleOp module, Stage stage) {
+  return lowerFrom(module, Stage::Monoid, stage);
+}
 
 } // namespace attncc
 

@@ -59,7 +59,7 @@ LogicalResult cutFold(ReduceOp r) {
     buffers.push_back(allocOverMap(b, loc, map, {n}, yield.getValues()[i].getType(), "scores"));
 
   // 2. Stage 1: every (free index, j) computes and stores its lifted values.
-  buildMapBefore(b, loc, map, lo, hi, r.getAxis(), [&](OpBuilder &sb, IRMapping &m, ValueRange ivs) {
+  buildMapBefore(b, loc, map, lo, hi, r.getAxis(), "scores", "fold", [&](OpBuilder &sb, IRMapping &m, ValueRange ivs) {
     m.map(r.getIndex(), ivs.back());
     SmallVector<Value> idx(ivs.drop_back());
     idx.push_back(sb.createOrFold<arith::SubIOp>(loc, ivs.back(), lo));

@@ -90,7 +90,7 @@ Value cloneIntoMap(OpBuilder &b, Value v, scf::ParallelOp map, IRMapping &m) {
 }
 
 void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, Value hi,
-                    StringRef lastName,
+                    StringRef lastName, StringRef role, StringRef mainRole,
                     function_ref<void(OpBuilder &, IRMapping &, ValueRange ivs)> body) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(map);
@@ -98,7 +98,9 @@ void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, V
   lbs.push_back(lo);
   ubs.push_back(hi);
   steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
-  scf::ParallelOp::create(b, loc, lbs, ubs, steps, [&](OpBuilder &nb, Location, ValueRange ivs) {
+  if (!map->hasAttr(kKernelRoleAttr))
+    map->setAttr(kKernelRoleAttr, b.getStringAttr(mainRole));
+  auto stage = scf::ParallelOp::create(b, loc, lbs, ubs, steps, [&](OpBuilder &nb, Location, ValueRange ivs) {
     for (auto [iv, orig] : llvm::zip(ivs.drop_back(), map.getInductionVars()))
       iv.setLoc(orig.getLoc());
     ivs.back().setLoc(named(loc, lastName));
@@ -106,6 +108,7 @@ void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, V
     m.map(map.getInductionVars(), ivs.drop_back());
     body(nb, m, ivs);
   });
+  stage->setAttr(kKernelRoleAttr, b.getStringAttr(role));
 }
 
 void deallocAfter(OpBuilder &b, Location loc, scf::ParallelOp map, ValueRange buffers) {

@@ -135,4 +135,35 @@ def LowerContract : Pass<"attncc-lower-contract", "func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];
 }
 
+def MapToGpu : Pass<"attncc-map-to-gpu", "func::FuncOp"> {
+  let summary = "Partition (scalar rung): each free-axis map becomes a gpu.launch, one thread a point";
+  let description = [{
+    Every top-level `scf.parallel` (a free-axis map: batch, head, query row,
+    and the key axis of cut-fold's stage 1 or split-reduce's part axis)
+    becomes a `gpu.launch` of ceil(points / threads) CTAs of `threads`
+    threads. Each thread takes one point of the map, delinearized from
+    `blockIdx.x * threads + threadIdx.x` (last axis fastest), and runs the
+    map's body: the streamed fold stays a loop per thread. The launch names
+    its kernel after the function and the map's `attncc.kernel` role.
+    `gpu-kernel-outlining` then turns each launch into a `gpu.func`.
+
+    ```mlir
+    scf.parallel (%h, %i) = (%c0, %c0) to (%c4, %c128) step (%c1, %c1) { body }
+    ```
+    becomes
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, ...) threads(%tx, %ty, %tz) in (%c128, ...) {
+      %id = arith.addi (arith.muli %bx, %c128), %tx
+      scf.if (arith.cmpi ult, %id, %c512) { %i = remui %id, 128; %h = divui %id, 128; body }
+      gpu.terminator
+    }
+    ```
+    Pre: the maps have zero lower bounds and unit steps; monoid ops are gone
+    (expand-carrier and lower-contract have run).
+  }];
+  let options = [Option<"threads", "threads", "int64_t", "128", "threads per CTA">];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // ATTNCC_PASSES

@@ -76,7 +76,7 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
     slots.push_back(allocOverMap(b, loc, map, {cG}, t, ("partial_" + name.getValue()).str()));
 
   // 3. The parts.
-  buildMapBefore(b, loc, map, c0, cG, "part", [&](OpBuilder &pb, IRMapping &m, ValueRange ivs) {
+  buildMapBefore(b, loc, map, c0, cG, "part", "parts", "combine", [&](OpBuilder &pb, IRMapping &m, ValueRange ivs) {
     Value part = ivs.back();
     Value start = arith::AddIOp::create(pb, loc, lo, arith::MulIOp::create(pb, loc, part, chunk));
     Value partLo = arith::MinUIOp::create(pb, named(loc, "part_lo"), start, hi);

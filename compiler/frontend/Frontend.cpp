@@ -304,6 +304,13 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
   }
   auto fn = func::FuncOp::create(b, loc, entryName(p.kind), b.getFunctionType(args, {}));
   fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+  // Each argument's role, for the launch contract of the GPU path.
+  std::vector<const char *> roles =
+      p.kind != ProblemKind::Attention ? std::vector<const char *>{"x", "out"}
+      : p.bias ? std::vector<const char *>{"q", "k", "v", "bias", "o", "lse"}
+               : std::vector<const char *>{"q", "k", "v", "o", "lse"};
+  for (auto [i, role] : llvm::enumerate(roles))
+    fn.setArgAttr(i, kRoleAttr, b.getStringAttr(role));
   auto sched = schedule.empty() ? monoid::ScheduleAttr() : monoid::ScheduleAttr::get(&ctx, schedule);
   if (p.kind == ProblemKind::Attention)
     buildAttention(b, fn, p, sched);

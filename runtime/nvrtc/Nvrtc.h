@@ -6,9 +6,11 @@
 // needs libnvrtc only: no GPU and no driver, so `attncc compile` and CI use it.
 //
 // Options always passed, in this order (see buildOptions):
-//   -arch=<arch> -std=c++17 -default-device -I<CUDA include dir> -Xptxas=-v <extra...>
+//   -arch=<arch> -std=c++17 -default-device -I<CUDA include dir> -Xptxas=-v --no-cache <extra...>
 // -Xptxas=-v makes ptxas print a block per function into the program log
-// (format: see parsePtxasLog in Nvrtc.cpp). --use_fast_math is never implied.
+// (format: see parsePtxasLog in Nvrtc.cpp). --no-cache (NVRTC >= 12.9) turns
+// off NVRTC's own cache in the driver's compute cache, whose hits skip ptxas
+// and print no report. --use_fast_math is never implied.
 //
 // Never throws: failures return std::nullopt / false and a message.
 //

@@ -9,6 +9,7 @@
 // listing shape (q, k, v [1, 4, 128, 64] f16, non-causal).
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/CudaEmitter.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Targets.h"
 #include "compiler/cpu/CpuRunner.h"
@@ -125,6 +126,8 @@ int compile(const CommonArgs &a, const std::string &ir, const std::string &outPa
   if (int rc = loadJob(ctx, a, /*forCpu=*/false, job))
     return rc;
 
+  if (!job.fromMlir && job.schedule.empty())
+    llvm::errs() << "attncc: knobs: '' (no schedule: plain streaming fold)\n";
   std::error_code ec;
   llvm::raw_fd_ostream file(outPath.empty() ? "-" : outPath, ec);
   if (ec)
@@ -137,9 +140,20 @@ int compile(const CommonArgs &a, const std::string &ir, const std::string &outPa
   }
   if (failed(lowerTo(*job.module, Stage::Loop)))
     return fail("lowering to the loop level failed (see the diagnostics above)");
-  printStage(file, *job.module, Stage::Loop, ir == "all");
-  if (!job.fromMlir && job.schedule.empty())
-    llvm::errs() << "attncc: knobs: '' (no schedule: plain streaming fold)\n";
+  if (ir == "loop" || ir == "all")
+    printStage(file, *job.module, Stage::Loop, ir == "all");
+  if (ir == "loop")
+    return 0;
+  if (failed(lowerFrom(*job.module, Stage::Loop, Stage::Tile)))
+    return fail("lowering to the tile level failed (see the diagnostics above)");
+  if (ir == "tile" || ir == "all")
+    printStage(file, *job.module, Stage::Tile, ir == "all");
+  if (ir == "cuda" || ir == "all") {
+    if (ir == "all")
+      file << "// ===== cuda =====\n";
+    if (failed(emitCuda(*job.module, cudaTargetInfo(a.target), file)))
+      return fail("the CUDA emitter failed (see the diagnostics above)");
+  }
   return 0;
 }
 
@@ -191,8 +205,8 @@ int main(int argc, char **argv) {
   addProblemFlags(*compileCmd, compileArgs.flags);
   compileCmd->add_option("--target", compileArgs.target, "sm_80, sm_90, sm_90a, sm_100a, sm_120, sm_120a");
   CLI::Option *knobOpt = compileCmd->add_option("--knobs", compileArgs.knobs, "the schedule (knob string)");
-  compileCmd->add_option("--ir", ir, "the stage to print: monoid, loop or all")
-      ->check(CLI::IsMember({"monoid", "loop", "all"}));
+  compileCmd->add_option("--ir", ir, "the stage to print: monoid, loop, tile, cuda or all")
+      ->check(CLI::IsMember({"monoid", "loop", "tile", "cuda", "all"}));
   compileCmd->add_option("-o,--output", outPath, "write to this file instead of stdout");
 
   CommonArgs runArgs;

@@ -45,7 +45,7 @@
 
 // -----
 
-// expected-error@+1 {{carrier channel 'd' is twisted by 's', which is a add channel; a twist must name a max channel}}
+// expected-error-re@+1 {{carrier channel 'd' is twisted by 's', which is {{an?}} add channel; a twist must name a max channel}}
 #c = #monoid.carrier<s: add(0), d: add(0) twist(s)>
 
 // -----

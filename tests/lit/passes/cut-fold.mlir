@@ -179,7 +179,7 @@ func.func @bounds_inside_map(%x: memref<?x?xf32>, %out: memref<?xf32>, %nq: inde
   %c1 = arith.constant 1 : index
   scf.parallel (%i) = (%c0) to (%nq) step (%c1) {
     %hi = arith.addi %i, %c1 : index
-    // expected-error@+1 {{'monoid.reduce' op PLACE@fold=cut needs the reduce bounds defined outside the map}}
+    // expected-error@+1 {{'monoid.reduce' op PLACE@fold=cut needs the reduce bounds defined outside the free-axis map}}
     %m, %d = monoid.reduce "kv" %c0 to %hi carrier #md schedule #cut : f32, f32 {
     ^bb0(%j: index):
       %xj = memref.load %x[%i, %j] : memref<?x?xf32>

@@ -1,53 +1,65 @@
-// RUN: attncc-opt %s -split-input-file -attncc-split-reduce | FileCheck %s
+// RUN: attncc-opt %s -split-input-file -attncc-split-reduce -verify-diagnostics | FileCheck %s
 
-// REDUCE@kv=g3k: 3 parts in an scf.parallel, each a `partial` reduce over
-// [min(lo + g C, hi), min(lo + (g + 1) C, hi)) storing its state into slot g
-// of one workspace per channel; then an scf.for folds the 3 slots with
-// monoid.combine from the identity, and the workspace is freed.
+// REDUCE@kv=g3k: the free-axis map becomes two maps.
+//  - the parts: a new scf.parallel over (i, part in [0, 3)), each part a
+//    `partial` reduce over [min(lo + part C, hi), min(lo + (part + 1) C, hi))
+//    storing its state at [i, part] of one workspace per channel;
+//  - the combine: in the original map, an scf.for over the 3 parts folds
+//    them with monoid.combine from the identity.
+// The workspaces ([free extents..., 3]) are freed after the map.
 
 #md = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
 #g3 = #monoid.schedule<"REDUCE@kv=g3k">
 
 // CHECK-LABEL: func.func @split3
-// CHECK-SAME: (%[[X:.+]]: memref<?xf32>, %[[LO:.+]]: index, %[[HI:.+]]: index)
-// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
-// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : index
+// CHECK-SAME: (%[[X:.+]]: memref<?x?xf32>, %[[OUT:.+]]: memref<?xf32>, %[[NQ:.+]]: index, %[[LO:.+]]: index, %[[HI:.+]]: index)
 // CHECK-DAG: %[[C3:.+]] = arith.constant 3 : index
-// CHECK: %[[LEN:.+]] = arith.subi %[[HI]], %[[LO]] : index
-// CHECK: %[[PER:.+]] = arith.ceildivui %[[LEN]], %[[C3]] : index
-// CHECK: %[[CHUNK:.+]] = arith.muli
-// CHECK: %[[WM:.+]] = memref.alloc() : memref<3xf32>
-// CHECK: %[[WD:.+]] = memref.alloc() : memref<3xf32>
-// CHECK: scf.parallel (%[[G:.+]]) = (%[[C0]]) to (%[[C3]]) step (%[[C1]]) {
-// CHECK:   %[[OFF:.+]] = arith.muli %[[G]], %[[CHUNK]] : index
-// CHECK:   %[[START:.+]] = arith.addi %[[LO]], %[[OFF]] : index
-// CHECK:   %[[PLO:.+]] = arith.minui %[[START]], %[[HI]] : index
-// CHECK:   %[[END:.+]] = arith.addi %[[PLO]], %[[CHUNK]] : index
-// CHECK:   %[[PHI:.+]] = arith.minui %[[END]], %[[HI]] : index
-// CHECK:   %[[P:.+]]:2 = monoid.reduce "kv" %[[PLO]] to %[[PHI]] carrier #{{.+}} schedule #{{.+}} partial : f32, f32 {
-// CHECK:     memref.load %[[X]]
-// CHECK:   }
-// CHECK:   memref.store %[[P]]#0, %[[WM]][%[[G]]] : memref<3xf32>
-// CHECK:   memref.store %[[P]]#1, %[[WD]][%[[G]]] : memref<3xf32>
-// CHECK: }
-// CHECK: %[[ID:.+]]:2 = monoid.identity #{{.+}} : f32, f32
-// CHECK: %[[FOLD:.+]]:2 = scf.for %[[K:.+]] = %[[C0]] to %[[C3]] step %[[C1]] iter_args(%[[AM:.+]] = %[[ID]]#0, %[[AD:.+]] = %[[ID]]#1) -> (f32, f32) {
-// CHECK:   %[[LM:.+]] = memref.load %[[WM]][%[[K]]] : memref<3xf32>
-// CHECK:   %[[LD:.+]] = memref.load %[[WD]][%[[K]]] : memref<3xf32>
-// CHECK:   %[[C:.+]]:2 = monoid.combine #{{.+}}(%[[AM]], %[[AD]]), (%[[LM]], %[[LD]]) : f32, f32
-// CHECK:   scf.yield %[[C]]#0, %[[C]]#1 : f32, f32
-// CHECK: }
-// CHECK: memref.dealloc %[[WM]] : memref<3xf32>
-// CHECK: memref.dealloc %[[WD]] : memref<3xf32>
-// CHECK: return %[[FOLD]]#0, %[[FOLD]]#1
-func.func @split3(%x: memref<?xf32>, %lo: index, %hi: index) -> (f32, f32) {
-  %m, %d = monoid.reduce "kv" %lo to %hi carrier #md schedule #g3 : f32, f32 {
-  ^bb0(%j: index):
-    %xj = memref.load %x[%j] : memref<?xf32>
-    %one = arith.constant 1.0 : f32
-    monoid.yield %xj, %one : f32, f32
+// CHECK:     %[[LEN:.+]] = arith.subi %[[HI]], %[[LO]] : index
+// CHECK:     %[[PER:.+]] = arith.ceildivui %[[LEN]], %[[C3]] : index
+// CHECK:     %[[CHUNK:.+]] = arith.muli
+// CHECK:     %[[WM:.+]] = memref.alloc(%[[NQ]]) : memref<?x3xf32>
+// CHECK:     %[[WD:.+]] = memref.alloc(%[[NQ]]) : memref<?x3xf32>
+// The parts.
+// CHECK:     scf.parallel (%[[PI:.+]], %[[P:.+]]) = (%{{.+}}, %{{.+}}) to (%[[NQ]], %[[C3]]) step
+// CHECK:       %[[OFF:.+]] = arith.muli %[[P]], %[[CHUNK]] : index
+// CHECK:       %[[START:.+]] = arith.addi %[[LO]], %[[OFF]] : index
+// CHECK:       %[[PLO:.+]] = arith.minui %[[START]], %[[HI]] : index
+// CHECK:       %[[END:.+]] = arith.addi %[[PLO]], %[[CHUNK]] : index
+// CHECK:       %[[PHI:.+]] = arith.minui %[[END]], %[[HI]] : index
+// CHECK:       %[[S:.+]]:2 = monoid.reduce "kv" %[[PLO]] to %[[PHI]] carrier #{{.+}} schedule #{{.+}} partial : f32, f32 {
+// CHECK:         memref.load %[[X]][%[[PI]], %{{.+}}]
+// CHECK:       }
+// CHECK:       memref.store %[[S]]#0, %[[WM]][%[[PI]], %[[P]]] : memref<?x3xf32>
+// CHECK:       memref.store %[[S]]#1, %[[WD]][%[[PI]], %[[P]]] : memref<?x3xf32>
+// CHECK:     }
+// The combine, in the original map.
+// CHECK:     scf.parallel (%[[I:.+]]) = (%{{.+}}) to (%[[NQ]]) step
+// CHECK-NOT:   monoid.reduce
+// CHECK:       %[[ID:.+]]:2 = monoid.identity #{{.+}} : f32, f32
+// CHECK:       %[[FOLD:.+]]:2 = scf.for %[[K:.+]] = %{{.+}} to %[[C3]] step %{{.+}} iter_args(%[[AM:.+]] = %[[ID]]#0, %[[AD:.+]] = %[[ID]]#1) -> (f32, f32) {
+// CHECK:         %[[LM:.+]] = memref.load %[[WM]][%[[I]], %[[K]]] : memref<?x3xf32>
+// CHECK:         %[[LD:.+]] = memref.load %[[WD]][%[[I]], %[[K]]] : memref<?x3xf32>
+// CHECK:         %[[C:.+]]:2 = monoid.combine #{{.+}}(%[[AM]], %[[AD]]), (%[[LM]], %[[LD]]) : f32, f32
+// CHECK:         scf.yield %[[C]]#0, %[[C]]#1 : f32, f32
+// CHECK:       }
+// CHECK:       memref.store %[[FOLD]]#0, %[[OUT]][%[[I]]]
+// CHECK:     }
+// CHECK-NEXT: memref.dealloc %[[WM]] : memref<?x3xf32>
+// CHECK-NEXT: memref.dealloc %[[WD]] : memref<?x3xf32>
+func.func @split3(%x: memref<?x?xf32>, %out: memref<?xf32>, %nq: index, %lo: index, %hi: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%nq) step (%c1) {
+    %m, %d = monoid.reduce "kv" %lo to %hi carrier #md schedule #g3 : f32, f32 {
+    ^bb0(%j: index):
+      %xj = memref.load %x[%i, %j] : memref<?x?xf32>
+      %one = arith.constant 1.0 : f32
+      monoid.yield %xj, %one : f32, f32
+    }
+    memref.store %m, %out[%i] : memref<?xf32>
+    scf.reduce
   }
-  return %m, %d : f32, f32
+  return
 }
 
 // -----
@@ -61,50 +73,96 @@ func.func @split3(%x: memref<?xf32>, %lo: index, %hi: index) -> (f32, f32) {
 // CHECK-LABEL: func.func @split_tile_rounding
 // CHECK-DAG: %[[C3:.+]] = arith.constant 3 : index
 // CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
-// CHECK: %[[PER:.+]] = arith.ceildivui %{{.+}}, %[[C3]] : index
-// CHECK: %[[BLOCKS:.+]] = arith.ceildivui %[[PER]], %[[C4]] : index
-// CHECK: %[[CHUNK:.+]] = arith.muli %[[BLOCKS]], %[[C4]] : index
-// CHECK: scf.parallel
-// CHECK:   arith.muli %{{.+}}, %[[CHUNK]] : index
-// CHECK:   monoid.reduce "kv" {{.+}} partial
-func.func @split_tile_rounding(%x: memref<?xf32>, %n: index) -> (f32, f32) {
+// CHECK:     %[[PER:.+]] = arith.ceildivui %{{.+}}, %[[C3]] : index
+// CHECK:     %[[BLOCKS:.+]] = arith.ceildivui %[[PER]], %[[C4]] : index
+// CHECK:     %[[CHUNK:.+]] = arith.muli %[[BLOCKS]], %[[C4]] : index
+// CHECK:     scf.parallel
+// CHECK:       arith.muli %{{.+}}, %[[CHUNK]] : index
+// CHECK:       monoid.reduce "kv" {{.+}} partial
+func.func @split_tile_rounding(%x: memref<2x?xf32>, %out: memref<2xf32>, %n: index) {
   %c0 = arith.constant 0 : index
-  %m, %d = monoid.reduce "kv" %c0 to %n carrier #md schedule #g3t4 : f32, f32 {
-  ^bb0(%j: index):
-    %xj = memref.load %x[%j] : memref<?xf32>
-    %one = arith.constant 1.0 : f32
-    monoid.yield %xj, %one : f32, f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    %m, %d = monoid.reduce "kv" %c0 to %n carrier #md schedule #g3t4 : f32, f32 {
+    ^bb0(%j: index):
+      %xj = memref.load %x[%i, %j] : memref<2x?xf32>
+      %one = arith.constant 1.0 : f32
+      monoid.yield %xj, %one : f32, f32
+    }
+    memref.store %m, %out[%i] : memref<2xf32>
+    scf.reduce
   }
-  return %m, %d : f32, f32
+  return
 }
 
 // -----
 
-// A vector channel gets a workspace of G vectors.
+// A vector channel's workspace has the vector's length as its last
+// dimension; parts write it with vector.store, the combine reads vector.load.
 
 #mdo = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
 #g2 = #monoid.schedule<"REDUCE@kv=g2a">
 
 // CHECK-LABEL: func.func @split_vector
-// CHECK: memref.alloc() : memref<2xf32>
-// CHECK: memref.alloc() : memref<2xf32>
-// CHECK: %[[WO:.+]] = memref.alloc() : memref<2xvector<4xf32>>
-// CHECK: scf.parallel
-// CHECK:   memref.store %{{.+}}, %[[WO]][%{{.+}}] : memref<2xvector<4xf32>>
-// CHECK: scf.for
-// CHECK:   memref.load %[[WO]]
-// CHECK:   monoid.combine
-// CHECK: memref.dealloc %[[WO]]
-func.func @split_vector(%s: memref<?xf32>, %v: memref<?x4xf32>, %n: index) -> (f32, f32, vector<4xf32>) {
+// CHECK:     memref.alloc() : memref<2x2xf32>
+// CHECK:     memref.alloc() : memref<2x2xf32>
+// CHECK:     %[[WO:.+]] = memref.alloc() : memref<2x2x4xf32>
+// CHECK:     scf.parallel
+// CHECK:       %[[P:.+]]:3 = monoid.reduce "kv" {{.+}} partial
+// CHECK:       vector.store %[[P]]#2, %[[WO]][%{{.+}}, %{{.+}}, %{{.+}}] : memref<2x2x4xf32>, vector<4xf32>
+// CHECK:     scf.parallel
+// CHECK:       scf.for
+// CHECK:         %[[LO:.+]] = vector.load %[[WO]][%{{.+}}, %{{.+}}, %{{.+}}] : memref<2x2x4xf32>, vector<4xf32>
+// CHECK:         monoid.combine #{{.+}}(%{{.+}}, %{{.+}}, %{{.+}}), (%{{.+}}, %{{.+}}, %[[LO]]) : f32, f32, vector<4xf32>
+// CHECK:     memref.dealloc %[[WO]]
+func.func @split_vector(%s: memref<2x?xf32>, %v: memref<?x4xf32>, %out: memref<2x4xf32>, %n: index) {
   %c0 = arith.constant 0 : index
-  %m, %d, %o = monoid.reduce "kv" %c0 to %n carrier #mdo schedule #g2 : f32, f32, vector<4xf32> {
-  ^bb0(%j: index):
-    %sj = memref.load %s[%j] : memref<?xf32>
-    %one = arith.constant 1.0 : f32
-    %vj = vector.load %v[%j, %c0] : memref<?x4xf32>, vector<4xf32>
-    monoid.yield %sj, %one, %vj : f32, f32, vector<4xf32>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    %m, %d, %o = monoid.reduce "kv" %c0 to %n carrier #mdo schedule #g2 : f32, f32, vector<4xf32> {
+    ^bb0(%j: index):
+      %sj = memref.load %s[%i, %j] : memref<2x?xf32>
+      %one = arith.constant 1.0 : f32
+      %vj = vector.load %v[%j, %c0] : memref<?x4xf32>, vector<4xf32>
+      monoid.yield %sj, %one, %vj : f32, f32, vector<4xf32>
+    }
+    vector.store %o, %out[%i, %c0] : memref<2x4xf32>, vector<4xf32>
+    scf.reduce
   }
-  return %m, %d, %o : f32, f32, vector<4xf32>
+  return
+}
+
+// -----
+
+// What the lift uses from the map's body is recomputed in the parts' map.
+
+#s = #monoid.carrier<s: add(0)>
+#g2 = #monoid.schedule<"REDUCE@n=g2k">
+
+// CHECK-LABEL: func.func @split_captures
+// CHECK:     scf.parallel (%[[I1:.+]], %{{.+}}) =
+// CHECK:       %[[ROW1:.+]] = arith.addi %[[I1]], %[[I1]] : index
+// CHECK:       monoid.reduce "n" {{.+}} partial
+// CHECK:         memref.load %{{.+}}[%[[ROW1]], %{{.+}}]
+// CHECK:     scf.parallel (%[[I:.+]]) =
+// CHECK-NOT:   monoid.reduce
+// CHECK:       scf.for
+func.func @split_captures(%x: memref<?x?xf32>, %out: memref<?xf32>, %nq: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%nq) step (%c1) {
+    %row = arith.addi %i, %i : index
+    %r = monoid.reduce "n" %c0 to %n carrier #s schedule #g2 : f32 {
+    ^bb0(%j: index):
+      %xj = memref.load %x[%row, %j] : memref<?x?xf32>
+      monoid.yield %xj : f32
+    }
+    memref.store %r, %out[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
 }
 
 // -----
@@ -115,12 +173,11 @@ func.func @split_vector(%s: memref<?xf32>, %v: memref<?x4xf32>, %n: index) -> (f
 #md = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
 #tile = #monoid.schedule<"TILE@kv=n4/f1">
 #other = #monoid.schedule<"REDUCE@q=g3k">
-#g1 = #monoid.schedule<"REDUCE@kv=g1/b4">
+#g1 = #monoid.schedule<"REDUCE@kv=g1">
 #g3 = #monoid.schedule<"REDUCE@kv=g3k">
 
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT: memref.alloc
-// CHECK-NOT: scf.parallel
 // CHECK-NOT: monoid.combine
 // CHECK: monoid.reduce "kv" %{{.+}} to %{{.+}} carrier #{{.+}} : f32, f32
 // CHECK-NOT: partial
@@ -129,7 +186,6 @@ func.func @split_vector(%s: memref<?xf32>, %v: memref<?x4xf32>, %n: index) -> (f
 // CHECK: monoid.reduce "kv" %{{.+}} to %{{.+}} carrier #{{.+}} schedule #{{.+}} : f32, f32
 // CHECK: monoid.reduce "kv" %{{.+}} to %{{.+}} carrier #{{.+}} schedule #{{.+}} partial : f32, f32
 // CHECK-NOT: memref.alloc
-// CHECK-NOT: scf.parallel
 // CHECK-NOT: monoid.combine
 // CHECK: return
 func.func @untouched(%x: memref<?xf32>, %lo: index, %hi: index) -> (f32, f32, f32, f32, f32) {
@@ -164,23 +220,71 @@ func.func @untouched(%x: memref<?xf32>, %lo: index, %hi: index) -> (f32, f32, f3
 // -----
 
 // The pass splits once: running it twice gives the same single split.
-// RUN: attncc-opt %s -split-input-file -attncc-split-reduce -attncc-split-reduce | FileCheck %s --check-prefix=TWICE
+// RUN: attncc-opt %s -split-input-file -attncc-split-reduce -attncc-split-reduce -verify-diagnostics | FileCheck %s --check-prefix=TWICE
 
 #s = #monoid.carrier<s: add(0)>
 #g4 = #monoid.schedule<"REDUCE@n=g4k">
 
 // TWICE-LABEL: func.func @split_once
-// TWICE: scf.parallel
+// TWICE:     scf.parallel
+// TWICE:       monoid.reduce "n" {{.+}} partial
+// TWICE-NOT:   monoid.reduce
+// TWICE:     scf.parallel
 // TWICE-NOT: scf.parallel
-// TWICE: monoid.reduce "n" {{.+}} partial
-// TWICE-NOT: scf.parallel
-// TWICE: return
-func.func @split_once(%x: memref<?xf32>, %n: index) -> f32 {
+// TWICE-NOT: monoid.reduce
+// TWICE:     return
+func.func @split_once(%x: memref<8x?xf32>, %out: memref<8xf32>, %n: index) {
   %c0 = arith.constant 0 : index
-  %s = monoid.reduce "n" %c0 to %n carrier #s schedule #g4 : f32 {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %r = monoid.reduce "n" %c0 to %n carrier #s schedule #g4 : f32 {
+    ^bb0(%j: index):
+      %xj = memref.load %x[%i, %j] : memref<8x?xf32>
+      monoid.yield %xj : f32
+    }
+    memref.store %r, %out[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// The precondition: a split reduce sits directly in the free-axis map.
+
+#s = #monoid.carrier<s: add(0)>
+#g2 = #monoid.schedule<"REDUCE@n=g2k">
+
+func.func @not_in_map(%x: memref<?xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'monoid.reduce' op REDUCE@n=g2 needs the reduce directly inside the free-axis scf.parallel, with zero lower bounds and unit steps}}
+  %r = monoid.reduce "n" %c0 to %n carrier #s schedule #g2 : f32 {
   ^bb0(%j: index):
     %xj = memref.load %x[%j] : memref<?xf32>
     monoid.yield %xj : f32
   }
-  return %s : f32
+  return %r : f32
+}
+
+// -----
+
+#s = #monoid.carrier<s: add(0)>
+#g2 = #monoid.schedule<"REDUCE@n=g2k">
+
+func.func @bounds_inside_map(%x: memref<?x?xf32>, %out: memref<?xf32>, %nq: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%nq) step (%c1) {
+    %hi = arith.addi %i, %c1 : index
+    // expected-error@+1 {{'monoid.reduce' op REDUCE@n=g2 needs the reduce bounds defined outside the free-axis map}}
+    %r = monoid.reduce "n" %c0 to %hi carrier #s schedule #g2 : f32 {
+    ^bb0(%j: index):
+      %xj = memref.load %x[%i, %j] : memref<?x?xf32>
+      monoid.yield %xj : f32
+    }
+    memref.store %r, %out[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
 }

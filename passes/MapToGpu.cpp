@@ -1,0 +1,113 @@
+//===- MapToGpu.cpp - attncc-map-to-gpu (partition, scalar rung) ----------===//
+//
+// Pre:  loop-level IR without monoid ops; the free-axis maps are top-level
+//       scf.parallel ops with zero lower bounds and unit steps.
+// Post: each map is a gpu.launch (1-D grid of `threads`-thread CTAs) whose
+//       threads each run the map's body for one point:
+//   1. points = product of the map's extents; ctas = ceil(points / threads)
+//   2. id = blockIdx.x * threads + threadIdx.x; guard id < points
+//   3. delinearize id over the extents (last axis fastest) into the map's
+//      induction variables, and clone the body.
+// The launch carries the kernel's name: <function>[_<attncc.kernel role>].
+//
+//===----------------------------------------------------------------------===//
+#include "passes/MapUtils.h"
+#include "passes/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+
+#define DEBUG_TYPE "attncc-map-to-gpu"
+
+namespace mlir::attncc {
+#define GEN_PASS_DEF_MAPTOGPU
+#include "passes/Passes.h.inc"
+} // namespace mlir::attncc
+
+using namespace mlir;
+using namespace mlir::monoid;
+
+namespace {
+
+struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
+  using MapToGpuBase::MapToGpuBase;
+
+  LogicalResult lower(scf::ParallelOp map, StringRef kernelName) {
+    auto isConst = [](Value v, int64_t c) {
+      return getConstantIntValue(v) == std::optional<int64_t>(c);
+    };
+    if (!llvm::all_of(map.getLowerBound(), [&](Value v) { return isConst(v, 0); }) ||
+        !llvm::all_of(map.getStep(), [&](Value v) { return isConst(v, 1); }))
+      return map.emitOpError("attncc-map-to-gpu needs zero lower bounds and unit steps");
+    if (!map.getInitVals().empty())
+      return map.emitOpError("attncc-map-to-gpu cannot lower a map with reductions");
+
+    OpBuilder b(map);
+    Location loc = map.getLoc();
+    // 1. Points and CTAs.
+    Value points = b.createOrFold<arith::ConstantIndexOp>(loc, 1);
+    for (Value e : map.getUpperBound())
+      points = b.createOrFold<arith::MulIOp>(loc, points, e);
+    Value cThreads = arith::ConstantIndexOp::create(b, loc, threads);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value ctas = b.createOrFold<arith::CeilDivUIOp>(loc, points, cThreads);
+    auto launch = gpu::LaunchOp::create(
+        b, loc, ctas, one, one, cThreads, one, one, /*dynamicSharedMemorySize=*/nullptr,
+        /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
+        /*privateAttributions=*/{}, nullptr, nullptr, nullptr,
+        FlatSymbolRefAttr::get(b.getContext(), (kernelName + "_module").str()),
+        FlatSymbolRefAttr::get(b.getContext(), kernelName));
+
+    // 2. One point per thread.
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+    Value id = arith::AddIOp::create(
+        b, named(loc, "point"),
+        arith::MulIOp::create(b, loc, launch.getBlockIds().x, cThreads), launch.getThreadIds().x);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, points);
+    auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    gpu::TerminatorOp::create(b, loc);
+
+    // 3. Delinearize and clone the body.
+    b.setInsertionPointToStart(&guard.getThenRegion().front());
+    IRMapping m;
+    Value rest = id;
+    auto ivs = map.getInductionVars();
+    auto ubs = map.getUpperBound();
+    for (int k = int(ivs.size()) - 1; k >= 0; --k) {
+      Location ivLoc = ivs[k].getLoc();
+      if (k == 0) {
+        m.map(ivs[k], rest);
+        break;
+      }
+      m.map(ivs[k], arith::RemUIOp::create(b, ivLoc, rest, ubs[k]));
+      rest = arith::DivUIOp::create(b, k == 1 ? ivs[0].getLoc() : loc, rest, ubs[k]);
+    }
+    for (Operation &op : map.getBody()->without_terminator())
+      b.clone(op, m);
+    map.erase();
+    return success();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp f = getOperation();
+    WalkResult left = f.walk([&](Operation *op) {
+      if (isa<MonoidDialect>(op->getDialect())) {
+        op->emitOpError("must be lowered (expand-carrier, lower-contract) before attncc-map-to-gpu");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (left.wasInterrupted())
+      return signalPassFailure();
+    SmallVector<scf::ParallelOp> maps(f.getBody().front().getOps<scf::ParallelOp>());
+    for (scf::ParallelOp map : maps) {
+      std::string name = f.getName().str();
+      if (auto role = map->getAttrOfType<StringAttr>(mlir::attncc::kKernelRoleAttr))
+        name += "_" + role.getValue().str();
+      if (failed(lower(map, name)))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
