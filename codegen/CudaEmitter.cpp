@@ -110,8 +110,9 @@ private:
     return "";
   }
   static std::string floatLiteral(double v) {
-    if (std::isinf(v)) return v < 0 ? "(-INFINITY)" : "INFINITY";
-    if (std::isnan(v)) return "NAN";
+    // NVRTC has no <math.h> macros: infinities and NaN by their bits.
+    if (std::isinf(v)) return v < 0 ? "__int_as_float(0xff800000)" : "__int_as_float(0x7f800000)";
+    if (std::isnan(v)) return "__int_as_float(0x7fffffff)";
     std::string s = llvm::formatv("{0:e9}", v).str();
     return s + "f";
   }

@@ -67,7 +67,7 @@ std::optional<KnobError> checkAxis(const std::string &family, const std::string 
 
 } // namespace
 
-std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo &t) {
+std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo *t) {
   const std::string reduceAxis = reduceAxisName(p.kind);
   for (const TileKnob &tile : s.tiles) {
     if (auto e = checkAxis("TILE", tile.axis, p))
@@ -76,13 +76,19 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
       continue;
     const Atom &a = *tile.atom;
     std::string knob = "TILE@" + tile.axis;
-    bool onTarget = (a.kind == AtomKind::MmaSync && t.mmaSync) ||
-                    (a.kind == AtomKind::Wgmma && t.wgmma) ||
-                    (a.kind == AtomKind::Tcgen05 && t.tcgen05);
-    if (!onTarget) {
-      std::string have = t.wgmma ? "mma, wgmma" : t.tcgen05 ? "mma, tcgen05" : "mma";
-      return KnobError{knob, std::string(atomFamily(a.kind)) + " atom",
-                       "an atom that " + t.name + " has (" + have + ")"};
+    std::string atomName = std::string(atomFamily(a.kind)) + " atom";
+    if (p.kind != ProblemKind::Attention)
+      return KnobError{knob, atomName,
+                       std::string("a scalar tile: a ") + entryName(p.kind) +
+                           " has no contraction for a tensor-core atom"};
+    if (t) {
+      bool onTarget = (a.kind == AtomKind::MmaSync && t->mmaSync) ||
+                      (a.kind == AtomKind::Wgmma && t->wgmma) ||
+                      (a.kind == AtomKind::Tcgen05 && t->tcgen05);
+      if (!onTarget) {
+        std::string have = t->wgmma ? "mma, wgmma" : t->tcgen05 ? "mma, tcgen05" : "mma";
+        return KnobError{knob, atomName, "an atom that " + t->name + " has (" + have + ")"};
+      }
     }
     ElemType want = p.dtype == DType::BF16 ? ElemType::BF16 : ElemType::F16;
     if (p.dtype == DType::F32 || a.elem != want)
@@ -93,8 +99,8 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
   for (const StageKnob &st : s.stages) {
     if (auto e = checkAxis("STAGE", st.axis, p))
       return e;
-    if (st.transport == Transport::Tma && !t.tma)
-      return KnobError{"STAGE@" + st.axis, "tma", t.name + " has no TMA; use sync or cp"};
+    if (t && st.transport == Transport::Tma && !t->tma)
+      return KnobError{"STAGE@" + st.axis, "tma", "sync or cp (" + t->name + " has no TMA)"};
   }
   for (const ReduceKnob &r : s.reduces) {
     if (auto e = checkAxis("REDUCE", r.axis, p))
@@ -103,9 +109,14 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
       return KnobError{"REDUCE@" + r.axis, r.axis,
                        "the reduced axis '" + reduceAxis + "' (" + r.axis + " is a free axis)"};
   }
-  if (!s.wspec.empty() && !t.wgmma && !t.tcgen05)
-    return KnobError{"WSPEC", "WSPEC", "warp specialization needs sm_90a or sm_100a; " + t.name +
-                                           " has neither wgmma nor tcgen05"};
+  if (t && !s.wspec.empty() && !t->wgmma && !t->tcgen05) {
+    std::string roles;
+    for (const WarpRole &w : s.wspec)
+      roles += (roles.empty() ? "" : "/") + w.role + std::to_string(w.warps);
+    return KnobError{"WSPEC", roles,
+                     "no warp specialization on " + t->name +
+                         " (it needs an asynchronous MMA: wgmma on sm_90a or tcgen05 on sm_100a)"};
+  }
   if (s.acc && *s.acc == Accum::F16x && p.dtype != DType::F16)
     return KnobError{"ACC", "f16x", std::string("f32 for dtype ") + dtypeName(p.dtype) +
                                         " (fp16 accumulation needs f16 operands)"};

@@ -34,7 +34,8 @@ std::string targetNames();
 /// The one place where a syntactically valid schedule is checked against the
 /// problem and the target: axes exist, atoms exist on the target and match
 /// the dtype, transports exist, families apply. Returns the first violation.
-std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo &t);
+/// With `t` null (the CPU), only the problem-dependent rules apply.
+std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo *t);
 
 } // namespace attncc
 

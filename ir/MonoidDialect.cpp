@@ -2,6 +2,8 @@
 #include "ir/MonoidDialect.h"
 #include "ir/MonoidOps.h"
 
+#include <cctype>
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -67,6 +69,12 @@ LogicalResult CarrierAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (names.size() != combines.size() || names.size() != twists.size())
     return emitError() << "carrier channel lists differ in length";
   for (auto [i, n] : llvm::enumerate(names)) {
+    StringRef s = n.getValue();
+    bool ident = !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_') &&
+                 llvm::all_of(s, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!ident)
+      return emitError() << "carrier channel name '" << s
+                         << "' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)";
     for (unsigned j = 0; j < i; ++j)
       if (names[j] == n)
         return emitError() << "carrier channel '" << n.getValue() << "' is declared twice";
@@ -81,7 +89,7 @@ LogicalResult CarrierAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << combineName(combines[i]);
     if (combines[t] != CombineKind::Max)
       return emitError() << "carrier channel '" << n.getValue() << "' is twisted by '"
-                         << names[t].getValue() << "', which is a " << combineName(combines[t])
+                         << names[t].getValue() << "', which is " << (combines[t] == CombineKind::Add ? "an " : "a ") << combineName(combines[t])
                          << " channel; a twist must name a max channel";
   }
   return success();

@@ -24,6 +24,12 @@ inline Location unnamed(Location loc) {
   return loc;
 }
 
+/// Function-argument attributes the front end sets and the launch contract
+/// reads: each tensor's role (q, k, v, bias, o, lse; x, out) and the problem
+/// field of each dimension (["batch", "heads_q", "seq_q", "head_dim"] for q).
+inline constexpr const char *kRoleAttr = "attncc.role";
+inline constexpr const char *kDimsAttr = "attncc.dims";
+
 /// How one carrier channel combines. Identity: -inf for Max, 0 for Add.
 enum class CombineKind : uint32_t { Max = 0, Add = 1 };
 } // namespace mlir::monoid

@@ -56,6 +56,8 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("lift region must take exactly one 'index' argument (the element index)");
   if (failed(verifyStateTypes(*this, getCarrier(), getState().getTypes(), "result")))
     return failure();
+  if (!isa<YieldOp>(body.getTerminator()))
+    return emitOpError("lift region must end in monoid.yield");
   TypeRange yielded = getLiftYield().getValues().getTypes();
   if (yielded != getState().getTypes())
     return emitOpError() << "lift yields (" << yielded << ") but the reduce produces ("
@@ -89,7 +91,11 @@ LogicalResult ProjectOp::verify() {
   Block &body = getBody().front();
   if (body.getArgumentTypes() != getState().getTypes())
     return emitOpError("body arguments must match the state types");
-  auto yield = cast<YieldOp>(body.getTerminator());
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("body must end in monoid.yield");
+  if (getResults().empty())
+    return emitOpError("must produce at least one value");
   if (yield.getValues().getTypes() != getResults().getTypes())
     return emitOpError() << "body yields (" << yield.getValues().getTypes()
                          << ") but the op produces (" << getResults().getTypes() << ")";

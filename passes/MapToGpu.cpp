@@ -8,7 +8,7 @@
 //   2. id = blockIdx.x * threads + threadIdx.x; guard id < points
 //   3. delinearize id over the extents (last axis fastest) into the map's
 //      induction variables, and clone the body.
-// The launch carries the kernel's name: <function>[_<attncc.kernel role>].
+// The launch carries the kernel's name: <function>[_<name of the map's loc>].
 //
 //===----------------------------------------------------------------------===//
 #include "passes/MapUtils.h"
@@ -42,7 +42,7 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
       return map.emitOpError("attncc-map-to-gpu cannot lower a map with reductions");
 
     OpBuilder b(map);
-    Location loc = map.getLoc();
+    Location loc = unnamed(map.getLoc()); // the map's name is the kernel's, not its values
     // 1. Points and CTAs.
     Value points = b.createOrFold<arith::ConstantIndexOp>(loc, 1);
     for (Value e : map.getUpperBound())
@@ -102,8 +102,8 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     SmallVector<scf::ParallelOp> maps(f.getBody().front().getOps<scf::ParallelOp>());
     for (scf::ParallelOp map : maps) {
       std::string name = f.getName().str();
-      if (auto role = map->getAttrOfType<StringAttr>(mlir::attncc::kKernelRoleAttr))
-        name += "_" + role.getValue().str();
+      if (auto role = dyn_cast<NameLoc>(map.getLoc()))
+        name += "_" + role.getName().str();
       if (failed(lower(map, name)))
         return signalPassFailure();
     }

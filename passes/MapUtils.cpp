@@ -98,9 +98,9 @@ void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, V
   lbs.push_back(lo);
   ubs.push_back(hi);
   steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
-  if (!map->hasAttr(kKernelRoleAttr))
-    map->setAttr(kKernelRoleAttr, b.getStringAttr(mainRole));
-  auto stage = scf::ParallelOp::create(b, loc, lbs, ubs, steps, [&](OpBuilder &nb, Location, ValueRange ivs) {
+  if (!isa<NameLoc>(map.getLoc()))
+    map->setLoc(named(map.getLoc(), mainRole));
+  scf::ParallelOp::create(b, named(loc, role), lbs, ubs, steps, [&](OpBuilder &nb, Location, ValueRange ivs) {
     for (auto [iv, orig] : llvm::zip(ivs.drop_back(), map.getInductionVars()))
       iv.setLoc(orig.getLoc());
     ivs.back().setLoc(named(loc, lastName));
@@ -108,7 +108,6 @@ void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, V
     m.map(map.getInductionVars(), ivs.drop_back());
     body(nb, m, ivs);
   });
-  stage->setAttr(kKernelRoleAttr, b.getStringAttr(role));
 }
 
 void deallocAfter(OpBuilder &b, Location loc, scf::ParallelOp map, ValueRange buffers) {

@@ -15,8 +15,6 @@
 
 namespace mlir::attncc {
 
-/// The attribute that names the GPU kernel a map becomes.
-inline constexpr llvm::StringLiteral kKernelRoleAttr = "attncc.kernel";
 
 /// The scf.parallel that directly contains `r`, if it has zero lower bounds
 /// and unit steps and the reduce's bounds are defined outside it. Otherwise
@@ -40,9 +38,10 @@ Value cloneIntoMap(OpBuilder &b, Value v, scf::ParallelOp map, IRMapping &m);
 
 /// Builds a new scf.parallel before `map` over (map's axes..., [lo, hi)) and
 /// calls `body` with a mapping from map's induction variables to the new ones
-/// and the new, last induction variable (named `lastName`). The new map is
-/// marked `attncc.kernel = <role>` ("scores", "parts"): the name its GPU
-/// kernel will get; the original map is marked with `mainRole`.
+/// and the new, last induction variable (named `lastName`). The new map's
+/// location is named `role` ("scores", "parts") and the original map's
+/// `mainRole` unless it has a name already: the GPU kernels are named after
+/// them (a location survives the canonicalizations that rebuild the map).
 void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, Value hi,
                     StringRef lastName, StringRef role, StringRef mainRole,
                     function_ref<void(OpBuilder &, IRMapping &, ValueRange ivs)> body);

@@ -37,32 +37,43 @@ def SplitReduce : Pass<"attncc-split-reduce", "func::FuncOp"> {
   let summary = "REDUCE@<axis>=g<G>k|a: G partial states and a combine (Flash-Decoding)";
   let description = [{
     Splits a reduce over `[lo, hi)` into G parts of `C = ceil((hi - lo) / G)`
-    elements (rounded up to the TILE block of the axis so parts stream whole
-    tiles). Part g folds `[min(lo + g C, hi), min(lo + (g+1) C, hi))` — an
-    empty part yields the identity — into a workspace slot; then the G partial
-    states are folded with `monoid.combine`. The parts form an `scf.parallel`
-    (on the GPU: G CTAs), the fold of the partials is the combine kernel.
-    `g<G>a` (atomics) has the same semantics at this level. Parts are marked
-    `partial` so the pass never splits twice.
+    elements, rounded up to the TILE block of the axis so parts stream whole
+    tiles. The free-axis map that holds the reduce becomes two maps:
+
+    * the parts, a new `scf.parallel` over (free axes..., part) before it:
+      part g folds `[min(lo + g C, hi), min(lo + (g+1) C, hi))` with a copy of
+      the reduce (marked `partial`, so the pass never splits twice) and stores
+      its state in a workspace `[free extents..., G]` per channel (an empty
+      part stores the identity); on the GPU, G CTAs a row;
+    * the combine, the original map: the reduce is replaced by a fold of the
+      G partial states with `monoid.combine`; on the GPU, the combine kernel.
+
+    `g<G>a` (atomics) has the same semantics at this level.
 
     ```mlir
-    %m, %d = monoid.reduce "kv" %c0 to %n carrier #c schedule #s : f32, f32 {...}
+    scf.parallel (%h, %i) ... {
+      %m, %d = monoid.reduce "kv" %c0 to %n carrier #c schedule #s : f32, f32 {...}
+      ...
     ```
     becomes
     ```mlir
-    %wm = memref.alloc() : memref<3xf32>  ...
-    scf.parallel (%g) = (%c0) to (%c3) step (%c1) {
-      %pm, %pd = monoid.reduce "kv" %lo to %hi carrier #c schedule #s partial ... {...}
-      memref.store %pm, %wm[%g] ...
+    %partial_m = memref.alloc() : memref<4x128x3xf32>   // and %partial_d
+    scf.parallel (%h, %i, %part) ... {
+      %pm, %pd = monoid.reduce "kv" %part_lo to %part_hi ... partial : f32, f32 {...}
+      memref.store %pm, %partial_m[%h, %i, %part] ...
     }
-    %im, %id = monoid.identity #c : f32, f32
-    %r:2 = scf.for %g = %c0 to %c3 step %c1 iter_args(%am = %im, %ad = %id) -> (f32, f32) {
-      ... %cm, %cd = monoid.combine #c (%am, %ad), (%lm, %ld) : f32, f32
+    scf.parallel (%h, %i) ... {
+      %im, %id = monoid.identity #c : f32, f32
+      %m, %d = scf.for %part = %c0 to %c3 step %c1 iter_args(...) {
+        ... monoid.combine #c (%am, %ad), (%lm, %ld) : f32, f32
+      }
+      ...
     }
+    memref.dealloc %partial_m ...
     ```
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];
 }
 
 def StreamReduce : Pass<"attncc-stream-reduce", "func::FuncOp"> {
@@ -144,7 +155,8 @@ def MapToGpu : Pass<"attncc-map-to-gpu", "func::FuncOp"> {
     threads. Each thread takes one point of the map, delinearized from
     `blockIdx.x * threads + threadIdx.x` (last axis fastest), and runs the
     map's body: the streamed fold stays a loop per thread. The launch names
-    its kernel after the function and the map's `attncc.kernel` role.
+    its kernel after the function and the map's location name (cut-fold and
+    split-reduce name their maps "scores", "fold", "parts", "combine").
     `gpu-kernel-outlining` then turns each launch into a `gpu.func`.
 
     ```mlir

@@ -66,9 +66,11 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
 
   // 1. Part size, rounded up to whole blocks.
   Value n = b.createOrFold<arith::SubIOp>(loc, hi, lo);
-  Value perPart = arith::CeilDivUIOp::create(b, loc, n, cG);
-  Value chunk = arith::MulIOp::create(b, named(loc, "part_size"),
-                                      arith::CeilDivUIOp::create(b, loc, perPart, cB), cB);
+  Value perPart = arith::CeilDivUIOp::create(b, named(loc, "part_size"), n, cG);
+  Value chunk = block == 1 ? perPart
+                           : arith::MulIOp::create(b, named(loc, "part_size"),
+                                                   arith::CeilDivUIOp::create(b, loc, perPart, cB), cB)
+                                 .getResult();
 
   // 2. Workspaces [free extents..., G].
   SmallVector<Value> slots;

@@ -113,9 +113,9 @@ Buffer input(DType t, std::vector<int64_t> shape, const std::vector<float> &valu
 
 bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutputs &outs,
               std::string &err) {
-  for (const Extent *e : {&p.batch, &p.seq_q, &p.seq_k})
+  for (auto [name, e] : {std::pair{"batch", &p.batch}, {"seq_q", &p.seq_q}, {"seq_k", &p.seq_k}})
     if (e->value <= 0) {
-      err = "a symbolic extent needs a concrete value to run (write ?=N)";
+      err = std::string("invalid ") + name + " = '?': running needs a concrete value; write ?=N";
       return false;
     }
   static bool targetsReady = [] {

@@ -264,6 +264,7 @@ void buildRowReduction(OpBuilder &b, func::FuncOp fn, const Problem &p,
       OpBuilder::InsertionGuard g(b);
       Block *body = b.createBlock(&proj.getBody(), {}, state,
                                   SmallVector<Location>(state.size(), loc));
+      nameArgs(body, lse ? std::vector<const char *>{"m", "d"} : std::vector<const char *>{"s"});
       Value r = body->getArgument(0);
       if (lse) // m + log d
         r = arith::AddFOp::create(b, loc, r, math::LogOp::create(b, loc, body->getArgument(1)));
@@ -309,8 +310,27 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
       p.kind != ProblemKind::Attention ? std::vector<const char *>{"x", "out"}
       : p.bias ? std::vector<const char *>{"q", "k", "v", "bias", "o", "lse"}
                : std::vector<const char *>{"q", "k", "v", "o", "lse"};
-  for (auto [i, role] : llvm::enumerate(roles))
-    fn.setArgAttr(i, kRoleAttr, b.getStringAttr(role));
+  // And what each dimension is, so that a launch contract can name symbolic
+  // sizes by the problem field they come from.
+  auto dimsOf = [&](StringRef role) -> SmallVector<StringRef> {
+    if (role == "q" || role == "o")
+      return {"batch", "heads_q", "seq_q", "head_dim"};
+    if (role == "k" || role == "v")
+      return {"batch", "heads_kv", "seq_k", "head_dim"};
+    if (role == "bias")
+      return {p.bias_batch_broadcast ? "1" : "batch", p.bias_head_broadcast ? "1" : "heads_q",
+              "seq_q", "seq_k"};
+    if (role == "x")
+      return {"batch", "heads_q", "seq_q", "seq_k"};
+    return {"batch", "heads_q", "seq_q"}; // lse, out
+  };
+  for (auto [i, role] : llvm::enumerate(roles)) {
+    fn.setArgAttr(i, monoid::kRoleAttr, b.getStringAttr(role));
+    SmallVector<Attribute> dims;
+    for (StringRef d : dimsOf(role))
+      dims.push_back(b.getStringAttr(d));
+    fn.setArgAttr(i, monoid::kDimsAttr, b.getArrayAttr(dims));
+  }
   auto sched = schedule.empty() ? monoid::ScheduleAttr() : monoid::ScheduleAttr::get(&ctx, schedule);
   if (p.kind == ProblemKind::Attention)
     buildAttention(b, fn, p, sched);

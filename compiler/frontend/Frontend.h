@@ -10,10 +10,6 @@
 
 namespace attncc {
 
-/// The argument attribute naming each tensor's role: q, k, v, bias, o, lse
-/// (attention) or x, out (row reductions).
-inline constexpr const char *kRoleAttr = "attncc.role";
-
 /// The name of the kernel function the front end builds for a problem kind:
 /// "attention", "logsumexp", "rowsum".
 const char *entryName(ProblemKind kind);

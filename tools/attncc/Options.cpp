@@ -194,25 +194,74 @@ std::optional<ProblemError> applyFlags(const ProblemFlags &f, Problem &p) {
   if (f.bias || !f.biasShape.empty())
     p.bias = true;
   if (!f.biasShape.empty()) {
+    // Entries are integers, or '?' for a symbolic extent (which must be symbolic here too).
     std::vector<std::string> parts = splitComma(f.biasShape);
-    std::vector<int64_t> dims;
-    for (const std::string &s : parts) {
+    auto show = [](const Extent &e) { return e.symbolic ? std::string("?") : std::to_string(e.value); };
+    auto orOne = [](const std::string &x) { return x == "1" ? x : x + " or 1"; };
+    std::string expected = "[" + orOne(show(p.batch)) + ", " + orOne(std::to_string(p.heads_q)) +
+                           ", " + show(p.seq_q) + ", " + show(p.seq_k) + "]";
+    auto matches = [](const std::string &s, const Extent &e, bool broadcast) {
+      if (s == "?")
+        return e.symbolic;
       std::optional<int64_t> v = parseInt(s);
-      if (!v)
-        return bad("--bias-shape", f.biasShape, "four comma-separated integers");
-      dims.push_back(*v);
-    }
-    std::string expected = "[" + std::to_string(p.batch.value) + " or 1, " +
-                           std::to_string(p.heads_q) + " or 1, " + std::to_string(p.seq_q.value) +
-                           ", " + std::to_string(p.seq_k.value) + "]";
-    if (dims.size() != 4 || (dims[0] != 1 && dims[0] != p.batch.value) ||
-        (dims[1] != 1 && dims[1] != p.heads_q) || dims[2] != p.seq_q.value ||
-        dims[3] != p.seq_k.value)
+      return v && ((broadcast && *v == 1) || (!e.symbolic && *v == e.value));
+    };
+    Extent heads{p.heads_q, false};
+    if (parts.size() != 4 || !matches(parts[0], p.batch, true) || !matches(parts[1], heads, true) ||
+        !matches(parts[2], p.seq_q, false) || !matches(parts[3], p.seq_k, false))
       return ProblemError{"bias shape", "[" + f.biasShape + "]", "broadcastable to " + expected};
+    std::vector<int64_t> dims;
+    for (const std::string &s : parts)
+      dims.push_back(s == "?" ? -1 : *parseInt(s));
     p.bias_batch_broadcast = dims[0] == 1 && p.batch.value != 1;
     p.bias_head_broadcast = dims[1] == 1 && p.heads_q != 1;
   }
   return std::nullopt;
+}
+
+ProblemError nameFlag(ProblemError e, const ProblemFlags &f) {
+  struct Field {
+    const char *field, *flag;
+    const std::string *value;
+  };
+  // Several flags can set one field; name the most specific one given.
+  const Field fields[] = {
+      {"head_dim", "--head-dim", &f.headDim}, {"head_dim", "--shape", &f.shape},
+      {"window", "--window", &f.window},      {"softcap", "--softcap", &f.softcap},
+      {"scale", "--scale", &f.scale},         {"batch", "--batch", &f.batch},
+      {"batch", "--shape", &f.shape},         {"seq_q", "--seq-q", &f.seqQ},
+      {"seq_q", "--seq", &f.seq},             {"seq_q", "--shape", &f.shape},
+      {"seq_k", "--seq-k", &f.seqK},          {"seq_k", "--seq", &f.seq},
+      {"seq_k", "--shape", &f.shape},         {"heads_q", "--heads-q", &f.headsQ},
+      {"heads_q", "--heads", &f.heads},       {"heads_q", "--shape", &f.shape},
+      {"heads_kv", "--heads-kv", &f.headsKv}, {"heads_kv", "--heads", &f.heads},
+      {"heads_kv", "--shape", &f.shape},
+  };
+  for (const Field &x : fields)
+    if (e.argument == x.field && !x.value->empty()) {
+      e.argument = std::string(x.flag) + (std::string(x.flag) == "--shape" ? " (" + e.argument + ")" : "");
+      break;
+    }
+  return e;
+}
+
+std::string givenProblemFlag(const ProblemFlags &f) {
+  const std::pair<const char *, const std::string *> values[] = {
+      {"--kind", &f.kind},        {"--shape", &f.shape},     {"--batch", &f.batch},
+      {"--heads", &f.heads},      {"--heads-q", &f.headsQ},  {"--heads-kv", &f.headsKv},
+      {"--seq", &f.seq},          {"--seq-q", &f.seqQ},      {"--seq-k", &f.seqK},
+      {"--head-dim", &f.headDim}, {"--dtype", &f.dtype},     {"--scale", &f.scale},
+      {"--window", &f.window},    {"--softcap", &f.softcap}, {"--bias-shape", &f.biasShape}};
+  for (auto [flag, v] : values)
+    if (!v->empty())
+      return flag;
+  if (f.causal)
+    return "--causal";
+  if (f.bias)
+    return "--bias";
+  if (f.alibi)
+    return "--alibi";
+  return "";
 }
 
 } // namespace attncc

@@ -35,6 +35,13 @@ Problem listingProblem();
 /// were given. Returns an error naming the flag, its value and what is allowed.
 std::optional<ProblemError> applyFlags(const ProblemFlags &f, Problem &p);
 
+/// A validation error names the problem's field (head_dim); when the user set
+/// that field with a flag, name the flag instead (--head-dim).
+ProblemError nameFlag(ProblemError e, const ProblemFlags &f);
+
+/// The first problem flag that was given ("--seq"), or "" if none.
+std::string givenProblemFlag(const ProblemFlags &f);
+
 } // namespace attncc
 
 #endif

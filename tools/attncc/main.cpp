@@ -9,15 +9,18 @@
 // listing shape (q, k, v [1, 4, 128, 64] f16, non-causal).
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/Contract.h"
 #include "codegen/CudaEmitter.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Targets.h"
 #include "compiler/cpu/CpuRunner.h"
 #include "compiler/frontend/Frontend.h"
 #include "ir/MonoidOps.h"
+#include "runtime/nvrtc/Nvrtc.h"
 #include "runtime/problem/Reference.h"
 #include "tools/attncc/Options.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -32,6 +35,7 @@
 #include <sstream>
 
 using namespace attncc;
+namespace nvrtc = attncc::nvrtc;
 
 namespace {
 
@@ -60,19 +64,24 @@ struct Job {
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 
-int loadJob(mlir::MLIRContext &ctx, const CommonArgs &a, bool forCpu, Job &job) {
+int loadJob(mlir::MLIRContext &ctx, llvm::SourceMgr &sm, const CommonArgs &a, bool forCpu,
+            Job &job) {
   KnobError kerr;
   std::optional<Schedule> s = parseKnobs(a.knobs, kerr);
   if (!s)
     return fail(kerr.message());
   job.schedule = *s;
+  const TargetInfo *t = nullptr;
+  if (!forCpu && !(t = findTarget(a.target)))
+    return fail("invalid --target = '" + a.target + "': one of " + targetNames());
 
   if (endsWith(a.spec, ".mlir")) {
-    llvm::SourceMgr sm;
-    mlir::SourceMgrDiagnosticHandler handler(sm, &ctx);
+    if (std::string flag = givenProblemFlag(a.flags); !flag.empty())
+      return fail("invalid " + flag + " with a .mlir input: the IR fixes the problem; "
+                  "problem flags apply to flags and .json specs only");
     job.module = mlir::parseSourceFile<mlir::ModuleOp>(a.spec, sm, &ctx);
     if (!job.module)
-      return fail("could not parse '" + a.spec + "' as monoid IR");
+      return fail("could not parse and verify '" + a.spec + "' as monoid IR");
     job.fromMlir = true;
     if (a.knobsGiven) // --knobs replaces the schedule of every reduce in the file
       job.module->walk([&](mlir::monoid::ReduceOp r) {
@@ -97,14 +106,9 @@ int loadJob(mlir::MLIRContext &ctx, const CommonArgs &a, bool forCpu, Job &job) 
   if (auto e = applyFlags(a.flags, job.problem))
     return fail(e->message());
   if (auto e = validate(job.problem))
+    return fail(nameFlag(*e, a.flags).message());
+  if (auto e = checkSchedule(job.schedule, job.problem, t))
     return fail(e->message());
-  if (!forCpu) {
-    const TargetInfo *t = findTarget(a.target);
-    if (!t)
-      return fail("invalid --target = '" + a.target + "': one of " + targetNames());
-    if (auto e = checkSchedule(job.schedule, job.problem, *t))
-      return fail(e->message());
-  }
   job.module = buildModule(ctx, job.problem, job.schedule);
   if (failed(mlir::verify(*job.module)))
     return fail("internal error: the front end built invalid IR");
@@ -118,12 +122,81 @@ void printStage(llvm::raw_ostream &os, mlir::ModuleOp m, Stage s, bool header) {
   os << "\n";
 }
 
-int compile(const CommonArgs &a, const std::string &ir, const std::string &outPath) {
+/// The kernels of a tile-level module, by name.
+std::vector<std::string> kernelNames(mlir::ModuleOp m) {
+  std::vector<std::string> names;
+  m.walk([&](mlir::gpu::GPUFuncOp f) {
+    if (f.isKernel())
+      names.push_back(f.getName().str());
+  });
+  return names;
+}
+
+/// NVRTC-compiles the emitted CUDA for the target (all kernels are in one
+/// program) and reports each kernel's resources on stderr.
+std::optional<nvrtc::CompiledKernel> compileCuda(const std::string &cuda, mlir::ModuleOp m,
+                                                 const std::string &arch, bool wantPtx,
+                                                 nlohmann::json *resources) {
+  std::vector<std::string> names = kernelNames(m);
+  nvrtc::CompileOptions opts;
+  opts.arch = arch;
+  opts.wantPtx = wantPtx;
+  std::string err;
+  std::optional<nvrtc::CompiledKernel> k = nvrtc::compile(cuda, names.front(), opts, err);
+  if (!k) {
+    fail("NVRTC failed: " + err);
+    return std::nullopt;
+  }
+  std::map<std::string, nvrtc::ResourceUsage> usage = nvrtc::parsePtxasLog(k->log);
+  for (const std::string &n : names) {
+    const nvrtc::ResourceUsage &u = usage[n];
+    llvm::errs() << "attncc: " << n << " (" << arch << "): " << nvrtc::describe(u) << "\n";
+    if (resources)
+      (*resources)[n] = {{"registers", u.registers},
+                         {"spill_stores_bytes", u.spillStoresBytes},
+                         {"spill_loads_bytes", u.spillLoadsBytes},
+                         {"static_smem_bytes", u.staticSmemBytes},
+                         {"stack_bytes", u.stackBytes}};
+  }
+  return k;
+}
+
+int writeBundle(const std::string &dir, const std::string &cuda, mlir::ModuleOp m, const Job &job,
+                const CommonArgs &a) {
+  if (job.fromMlir)
+    return fail("--bundle needs a problem (flags or a .json spec): the runner makes inputs and "
+                "references from it");
+  nlohmann::json contract;
+  contract["format"] = "attncc-bundle-1";
+  contract["problem"] = nlohmann::json::parse(problemToJson(job.problem));
+  contract["knobs"] = printKnobs(job.schedule);
+  contract["target"] = a.target;
+  contract["source"] = "kernel.cu";
+  contract["flops"] = job.problem.flops();
+  if (failed(writeContract(m, contract)))
+    return fail("the launch contract could not be written (see the diagnostics above)");
+  nlohmann::json resources;
+  if (!compileCuda(cuda, m, a.target, false, &resources))
+    return 1;
+  contract["resources"] = resources;
+  std::error_code ec = llvm::sys::fs::create_directories(dir);
+  if (ec)
+    return fail("cannot create bundle directory '" + dir + "': " + ec.message());
+  std::ofstream(dir + "/kernel.cu") << cuda;
+  std::ofstream(dir + "/contract.json") << contract.dump(2) << "\n";
+  llvm::errs() << "attncc: wrote " << dir << "/kernel.cu and " << dir << "/contract.json\n";
+  return 0;
+}
+
+int compile(const CommonArgs &a, const std::string &ir, const std::string &outPath,
+            const std::string &bundleDir) {
   mlir::DialectRegistry registry;
   registerAttnccDialects(registry);
   mlir::MLIRContext ctx(registry);
+  llvm::SourceMgr sm; // diagnostics of every stage point into a .mlir input
+  mlir::SourceMgrDiagnosticHandler handler(sm, &ctx);
   Job job;
-  if (int rc = loadJob(ctx, a, /*forCpu=*/false, job))
+  if (int rc = loadJob(ctx, sm, a, /*forCpu=*/false, job))
     return rc;
 
   if (!job.fromMlir && job.schedule.empty())
@@ -132,28 +205,42 @@ int compile(const CommonArgs &a, const std::string &ir, const std::string &outPa
   llvm::raw_fd_ostream file(outPath.empty() ? "-" : outPath, ec);
   if (ec)
     return fail("cannot write '" + outPath + "': " + ec.message());
-  if (ir == "all")
-    printStage(file, *job.module, Stage::Monoid, true);
-  else if (ir == "monoid") {
-    printStage(file, *job.module, Stage::Monoid, false);
+  // Each stage is printed if asked for; lowering stops at the last one needed.
+  bool all = ir == "all", bundle = !bundleDir.empty();
+  if (ir == "monoid" || all)
+    printStage(file, *job.module, Stage::Monoid, all);
+  if (ir == "monoid" && !bundle)
     return 0;
-  }
   if (failed(lowerTo(*job.module, Stage::Loop)))
     return fail("lowering to the loop level failed (see the diagnostics above)");
-  if (ir == "loop" || ir == "all")
-    printStage(file, *job.module, Stage::Loop, ir == "all");
-  if (ir == "loop")
+  if (ir == "loop" || all)
+    printStage(file, *job.module, Stage::Loop, all);
+  if (ir == "loop" && !bundle)
     return 0;
   if (failed(lowerFrom(*job.module, Stage::Loop, Stage::Tile)))
     return fail("lowering to the tile level failed (see the diagnostics above)");
   if (ir == "tile" || ir == "all")
     printStage(file, *job.module, Stage::Tile, ir == "all");
-  if (ir == "cuda" || ir == "all") {
-    if (ir == "all")
-      file << "// ===== cuda =====\n";
-    if (failed(emitCuda(*job.module, cudaTargetInfo(a.target), file)))
+  std::string cuda;
+  {
+    llvm::raw_string_ostream cs(cuda);
+    if (failed(emitCuda(*job.module, cudaTargetInfo(a.target), cs)))
       return fail("the CUDA emitter failed (see the diagnostics above)");
   }
+  if (ir == "all")
+    file << "// ===== cuda =====\n";
+  if (ir == "cuda" || ir == "all")
+    file << cuda;
+  if (ir == "ptx" || ir == "all") {
+    std::optional<nvrtc::CompiledKernel> k = compileCuda(cuda, *job.module, a.target, true, nullptr);
+    if (!k)
+      return 1;
+    if (ir == "all")
+      file << "// ===== ptx =====\n";
+    file << k->ptx;
+  }
+  if (!bundleDir.empty())
+    return writeBundle(bundleDir, cuda, *job.module, job, a);
   return 0;
 }
 
@@ -161,10 +248,12 @@ int runCpu(const CommonArgs &a, uint64_t seed) {
   mlir::DialectRegistry registry;
   registerAttnccDialects(registry);
   mlir::MLIRContext ctx(registry);
+  llvm::SourceMgr sm;
+  mlir::SourceMgrDiagnosticHandler handler(sm, &ctx);
   Job job;
   if (endsWith(a.spec, ".mlir"))
     return fail("attncc run needs a problem (flags or a .json spec) to make inputs and a reference");
-  if (int rc = loadJob(ctx, a, /*forCpu=*/true, job))
+  if (int rc = loadJob(ctx, sm, a, /*forCpu=*/true, job))
     return rc;
   if (failed(lowerTo(*job.module, Stage::Loop)))
     return fail("lowering to the loop level failed (see the diagnostics above)");
@@ -205,8 +294,11 @@ int main(int argc, char **argv) {
   addProblemFlags(*compileCmd, compileArgs.flags);
   compileCmd->add_option("--target", compileArgs.target, "sm_80, sm_90, sm_90a, sm_100a, sm_120, sm_120a");
   CLI::Option *knobOpt = compileCmd->add_option("--knobs", compileArgs.knobs, "the schedule (knob string)");
-  compileCmd->add_option("--ir", ir, "the stage to print: monoid, loop, tile, cuda or all")
-      ->check(CLI::IsMember({"monoid", "loop", "tile", "cuda", "all"}));
+  std::string bundleDir;
+  compileCmd->add_option("--ir", ir, "the stage to print: monoid, loop, tile, cuda, ptx or all")
+      ->check(CLI::IsMember({"monoid", "loop", "tile", "cuda", "ptx", "all"}));
+  compileCmd->add_option("--bundle", bundleDir,
+                         "also write DIR/kernel.cu and DIR/contract.json for attncc-runner");
   compileCmd->add_option("-o,--output", outPath, "write to this file instead of stdout");
 
   CommonArgs runArgs;
@@ -238,5 +330,5 @@ int main(int argc, char **argv) {
                   "(NVRTC, launch) is not built yet");
     return runCpu(runArgs, seed);
   }
-  return compile(compileArgs, ir, outPath); // `attncc` alone: compile the listing shape
+  return compile(compileArgs, ir, outPath, bundleDir); // `attncc` alone: the listing shape
 }

@@ -45,8 +45,33 @@
 
 // -----
 
-// expected-error-re@+1 {{carrier channel 'd' is twisted by 's', which is {{an?}} add channel; a twist must name a max channel}}
+// expected-error@+1 {{carrier channel 'd' is twisted by 's', which is an add channel; a twist must name a max channel}}
 #c = #monoid.carrier<s: add(0), d: add(0) twist(s)>
+
+// -----
+
+// Channel names are identifiers, quoted or not: they become SSA and C++ names.
+// expected-error@+1 {{carrier channel name 'a b' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)}}
+#c = #monoid.carrier<"a b": add(0)>
+
+// -----
+
+// expected-error@+1 {{carrier channel name '' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)}}
+#c = #monoid.carrier<"": add(0)>
+
+// -----
+
+// expected-error@+1 {{carrier channel name '1x' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)}}
+#c = #monoid.carrier<"1x": add(0)>
+
+// -----
+
+// A bare keyword may hold a '.', which is not an identifier character.
+func.func @channel_name_dot() -> f32 {
+  // expected-error@+1 {{carrier channel name 'm.x' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)}}
+  %a = monoid.identity <m.x: add(0)> : f32
+  return %a : f32
+}
 
 // -----
 
@@ -156,6 +181,21 @@ func.func @reduce_yield_mismatch(%n: index) {
 
 // -----
 
+// The generic form can end the lift in another terminator.
+#s = #monoid.carrier<s: add(0)>
+func.func @reduce_lift_not_yield(%x: memref<?xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'monoid.reduce' op lift region must end in monoid.yield}}
+  %r = "monoid.reduce"(%c0, %n) <{axis = "n", carrier = #s}> ({
+  ^bb0(%j: index):
+    %xj = memref.load %x[%j] : memref<?xf32>
+    "func.return"(%xj) : (f32) -> ()
+  }) : (index, index) -> f32
+  return %r : f32
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // monoid.yield
 //===----------------------------------------------------------------------===//
@@ -231,6 +271,32 @@ func.func @project_yield(%m: f32, %d: f32) -> f32 {
     monoid.yield %pm, %pd : f32, f32
   }
   return %r : f32
+}
+
+// -----
+
+// The generic form can end the body in another terminator.
+#s = #monoid.carrier<s: add(0)>
+func.func @project_not_yield(%a: f32) -> f32 {
+  // expected-error@+1 {{'monoid.project' op body must end in monoid.yield}}
+  %r = "monoid.project"(%a) <{carrier = #s}> ({
+  ^bb0(%pa: f32):
+    "func.return"(%pa) : (f32) -> ()
+  }) : (f32) -> f32
+  return %r : f32
+}
+
+// -----
+
+// The custom form cannot write `->` with no types; the generic form can.
+#s = #monoid.carrier<s: add(0)>
+func.func @project_no_results(%a: f32) {
+  // expected-error@+1 {{'monoid.project' op must produce at least one value}}
+  "monoid.project"(%a) <{carrier = #s}> ({
+  ^bb0(%pa: f32):
+    monoid.yield
+  }) : (f32) -> ()
+  return
 }
 
 // -----

@@ -15,8 +15,10 @@
 // CHECK-SAME: (%[[X:.+]]: memref<?x?xf32>, %[[OUT:.+]]: memref<?xf32>, %[[NQ:.+]]: index, %[[LO:.+]]: index, %[[HI:.+]]: index)
 // CHECK-DAG: %[[C3:.+]] = arith.constant 3 : index
 // CHECK:     %[[LEN:.+]] = arith.subi %[[HI]], %[[LO]] : index
-// CHECK:     %[[PER:.+]] = arith.ceildivui %[[LEN]], %[[C3]] : index
-// CHECK:     %[[CHUNK:.+]] = arith.muli
+// Without TILE@kv the part size is the plain ceil(len / 3): no rounding to blocks of 1.
+// CHECK:     %[[CHUNK:.+]] = arith.ceildivui %[[LEN]], %[[C3]] : index
+// CHECK-NOT: arith.ceildivui
+// CHECK-NOT: arith.muli
 // CHECK:     %[[WM:.+]] = memref.alloc(%[[NQ]]) : memref<?x3xf32>
 // CHECK:     %[[WD:.+]] = memref.alloc(%[[NQ]]) : memref<?x3xf32>
 // The parts.

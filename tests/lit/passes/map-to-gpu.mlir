@@ -1,0 +1,210 @@
+// RUN: attncc-opt %s -split-input-file -attncc-map-to-gpu -verify-diagnostics | FileCheck %s
+// RUN: attncc-opt %s -split-input-file -attncc-map-to-gpu='threads=64' -verify-diagnostics | FileCheck %s --check-prefix=T64
+// RUN: attncc-opt %s -split-input-file -attncc-map-to-gpu -verify-diagnostics --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=NAMES
+
+// Partition (scalar rung): a top-level scf.parallel over (h, i) becomes a
+// gpu.launch of ceil(points / 128) CTAs of 128 threads; each thread takes one
+// point id = blockIdx.x * 128 + threadIdx.x, is guarded by id < points, and
+// delinearizes it (last axis fastest) before running the body.
+
+// CHECK-LABEL: func.func @two_axes
+// CHECK-SAME: (%[[X:.+]]: memref<4x?xf32>, %[[N:.+]]: index)
+// CHECK-NOT: scf.parallel
+// CHECK:     %[[POINTS:.+]] = arith.muli %[[N]], %{{.+}} : index
+// CHECK-DAG: %[[C128:.+]] = arith.constant 128 : index
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : index
+// CHECK:     %[[CTAS:.+]] = arith.ceildivui %[[POINTS]], %[[C128]] : index
+// CHECK:     gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[CTAS]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C128]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) module(@two_axes_module) function(@two_axes) {
+// CHECK-NEXT:  %[[OFF:.+]] = arith.muli %[[BX]], %[[C128]] : index
+// CHECK-NEXT:  %[[ID:.+]] = arith.addi %[[OFF]], %[[TX]] : index
+// CHECK-NEXT:  %[[OK:.+]] = arith.cmpi ult, %[[ID]], %[[POINTS]] : index
+// CHECK-NEXT:  scf.if %[[OK]] {
+// CHECK-NEXT:    %[[I:.+]] = arith.remui %[[ID]], %[[N]] : index
+// CHECK-NEXT:    %[[H:.+]] = arith.divui %[[ID]], %[[N]] : index
+// CHECK-NEXT:    %[[V:.+]] = memref.load %[[X]][%[[H]], %[[I]]] : memref<4x?xf32>
+// CHECK-NEXT:    %[[W:.+]] = arith.addf %[[V]], %[[V]] : f32
+// CHECK-NEXT:    memref.store %[[W]], %[[X]][%[[H]], %[[I]]] : memref<4x?xf32>
+// CHECK-NEXT:  }
+// CHECK-NEXT:  gpu.terminator
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+
+// threads=64: the block size and the stride of the point id follow.
+// T64-LABEL: func.func @two_axes
+// T64:       %[[C64:.+]] = arith.constant 64 : index
+// T64:       %[[CTAS:.+]] = arith.ceildivui %{{.+}}, %[[C64]] : index
+// T64:       gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[CTAS]], {{.+}}) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C64]], {{.+}})
+// T64-NEXT:    arith.muli %[[BX]], %[[C64]] : index
+
+// The point id carries its name.
+// NAMES-LABEL: func.func @two_axes
+// NAMES:       %point = arith.addi
+// NAMES-NEXT:  arith.cmpi ult, %point,
+func.func @two_axes(%x: memref<4x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.parallel (%h, %i) = (%c0, %c0) to (%c4, %n) step (%c1, %c1) {
+    %v = memref.load %x[%h, %i] : memref<4x?xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %x[%h, %i] : memref<4x?xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Static extents fold: 4 x 100 = 400 points, ceil(400 / 128) = 4 CTAs
+// (ceil(400 / 64) = 7 with threads=64). The map's attncc.kernel role names
+// the kernel: @<function>_<role> in @<function>_<role>_module.
+
+// CHECK-LABEL: func.func @role
+// CHECK:      %[[C400:.+]] = arith.constant 400 : index
+// CHECK-NEXT: %[[C128:.+]] = arith.constant 128 : index
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1 : index
+// CHECK-NEXT: %[[CTAS:.+]] = arith.constant 4 : index
+// CHECK-NEXT: gpu.launch blocks({{.+}}) in (%{{.+}} = %[[CTAS]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) threads({{.+}}) in (%{{.+}} = %[[C128]], %{{.+}} = %[[ONE]], %{{.+}} = %[[ONE]]) module(@role_parts_module) function(@role_parts) {
+// CHECK:       arith.cmpi ult, %{{.+}}, %[[C400]] : index
+// CHECK:       %[[I:.+]] = arith.remui %{{.+}}, %[[C100:.+]] : index
+// CHECK:       %[[H:.+]] = arith.divui %{{.+}}, %[[C100]] : index
+// CHECK:       memref.load %{{.+}}[%[[H]], %[[I]]] : memref<4x100xf32>
+// CHECK-NOT: attncc.kernel
+
+// T64-LABEL: func.func @role
+// T64:       %[[C64:.+]] = arith.constant 64 : index
+// T64-NEXT:  arith.constant 1 : index
+// T64-NEXT:  %[[C7:.+]] = arith.constant 7 : index
+// T64-NEXT:  gpu.launch blocks({{.+}}) in (%{{.+}} = %[[C7]], {{.+}}) module(@role_parts_module) function(@role_parts) {
+func.func @role(%x: memref<4x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%h, %i) = (%c0, %c0) to (%c4, %c100) step (%c1, %c1) {
+    %v = memref.load %x[%h, %i] : memref<4x100xf32>
+    memref.store %v, %x[%h, %i] : memref<4x100xf32>
+    scf.reduce
+  } {attncc.kernel = "parts"}
+  return
+}
+
+// -----
+
+// Three axes: two remui/divui steps, the first axis is what is left.
+
+// CHECK-LABEL: func.func @three_axes
+// CHECK:       %[[ID:.+]] = arith.addi
+// CHECK:       scf.if
+// CHECK-NEXT:    %[[K:.+]] = arith.remui %[[ID]], %[[C8:.+]] : index
+// CHECK-NEXT:    %[[R:.+]] = arith.divui %[[ID]], %[[C8]] : index
+// CHECK-NEXT:    %[[J:.+]] = arith.remui %[[R]], %[[C3:.+]] : index
+// CHECK-NEXT:    %[[I:.+]] = arith.divui %[[R]], %[[C3]] : index
+// CHECK-NEXT:    memref.store %{{.+}}, %{{.+}}[%[[I]], %[[J]], %[[K]]] : memref<2x3x8xf32>
+func.func @three_axes(%x: memref<2x3x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 0.0 : f32
+  scf.parallel (%i, %j, %k) = (%c0, %c0, %c0) to (%c2, %c3, %c8) step (%c1, %c1, %c1) {
+    memref.store %f, %x[%i, %j, %k] : memref<2x3x8xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Two maps in one function: one launch each, in order, named by role.
+
+// CHECK-LABEL: func.func @two_maps
+// CHECK: gpu.launch {{.+}} module(@two_maps_scores_module) function(@two_maps_scores)
+// CHECK: gpu.launch {{.+}} module(@two_maps_fold_module) function(@two_maps_fold)
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @two_maps(%x: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %f, %x[%i] : memref<8xf32>
+    scf.reduce
+  } {attncc.kernel = "scores"}
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %f, %x[%i] : memref<8xf32>
+    scf.reduce
+  } {attncc.kernel = "fold"}
+  return
+}
+
+// -----
+
+// The preconditions: monoid ops are gone ...
+
+#s = #monoid.carrier<s: add(0)>
+func.func @monoid_left(%x: memref<?xf32>, %n: index) -> f32 {
+  // expected-error@+1 {{'monoid.identity' op must be lowered (expand-carrier, lower-contract) before attncc-map-to-gpu}}
+  %s = monoid.identity #s : f32
+  return %s : f32
+}
+
+// -----
+
+func.func @contract_left(%a: vector<8xf16>, %b: vector<8xf16>) -> f32 {
+  // expected-error@+1 {{'monoid.contract' op must be lowered (expand-carrier, lower-contract) before attncc-map-to-gpu}}
+  %s = monoid.contract %a, %b : vector<8xf16>, vector<8xf16> -> f32
+  return %s : f32
+}
+
+// -----
+
+// ... and the maps start at zero with unit steps.
+
+func.func @nonzero_lower(%x: memref<8xf32>) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 0.0 : f32
+  // expected-error@+1 {{'scf.parallel' op attncc-map-to-gpu needs zero lower bounds and unit steps}}
+  scf.parallel (%i) = (%c1) to (%c8) step (%c1) {
+    memref.store %f, %x[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+func.func @non_unit_step(%x: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 0.0 : f32
+  // expected-error@+1 {{'scf.parallel' op attncc-map-to-gpu needs zero lower bounds and unit steps}}
+  scf.parallel (%i) = (%c0) to (%c8) step (%c2) {
+    memref.store %f, %x[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+func.func @with_reduction(%x: memref<8xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 0.0 : f32
+  // expected-error@+1 {{'scf.parallel' op attncc-map-to-gpu cannot lower a map with reductions}}
+  %r = scf.parallel (%i) = (%c0) to (%c8) step (%c1) init (%f) -> f32 {
+    %v = memref.load %x[%i] : memref<8xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  return %r : f32
+}
