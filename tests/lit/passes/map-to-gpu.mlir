@@ -56,8 +56,9 @@ func.func @two_axes(%x: memref<4x?xf32>, %n: index) {
 // -----
 
 // Static extents fold: 4 x 100 = 400 points, ceil(400 / 128) = 4 CTAs
-// (ceil(400 / 64) = 7 with threads=64). The map's attncc.kernel role names
-// the kernel: @<function>_<role> in @<function>_<role>_module.
+// (ceil(400 / 64) = 7 with threads=64). The name of the map's location
+// (split-reduce's "parts", cut-fold's "scores", ...) names the kernel:
+// @<function>_<name> in @<function>_<name>_module.
 
 // CHECK-LABEL: func.func @role
 // CHECK:      %[[C400:.+]] = arith.constant 400 : index
@@ -69,7 +70,6 @@ func.func @two_axes(%x: memref<4x?xf32>, %n: index) {
 // CHECK:       %[[I:.+]] = arith.remui %{{.+}}, %[[C100:.+]] : index
 // CHECK:       %[[H:.+]] = arith.divui %{{.+}}, %[[C100]] : index
 // CHECK:       memref.load %{{.+}}[%[[H]], %[[I]]] : memref<4x100xf32>
-// CHECK-NOT: attncc.kernel
 
 // T64-LABEL: func.func @role
 // T64:       %[[C64:.+]] = arith.constant 64 : index
@@ -85,7 +85,7 @@ func.func @role(%x: memref<4x100xf32>) {
     %v = memref.load %x[%h, %i] : memref<4x100xf32>
     memref.store %v, %x[%h, %i] : memref<4x100xf32>
     scf.reduce
-  } {attncc.kernel = "parts"}
+  } loc("parts")
   return
 }
 
@@ -117,7 +117,7 @@ func.func @three_axes(%x: memref<2x3x8xf32>) {
 
 // -----
 
-// Two maps in one function: one launch each, in order, named by role.
+// Two maps in one function: one launch each, in order, each named after its map.
 
 // CHECK-LABEL: func.func @two_maps
 // CHECK: gpu.launch {{.+}} module(@two_maps_scores_module) function(@two_maps_scores)
@@ -132,11 +132,11 @@ func.func @two_maps(%x: memref<8xf32>) {
   scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
     memref.store %f, %x[%i] : memref<8xf32>
     scf.reduce
-  } {attncc.kernel = "scores"}
+  } loc("scores")
   scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
     memref.store %f, %x[%i] : memref<8xf32>
     scf.reduce
-  } {attncc.kernel = "fold"}
+  } loc("fold")
   return
 }
 

@@ -1,0 +1,375 @@
+//===- Bundle.cpp - load and run a compiled bundle (no MLIR) --------------===//
+#include "runtime/bundle/Bundle.h"
+
+#include "runtime/driver/Driver.h"
+#include "runtime/nvrtc/Nvrtc.h"
+#include "runtime/problem/Reference.h"
+
+#include <algorithm>
+#include <cstring>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+using json = nlohmann::json;
+
+namespace attncc::bundle {
+
+namespace {
+
+std::optional<std::string> readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Extent *extentOf(Problem &p, const std::string &name) {
+  if (name == "batch") return &p.batch;
+  if (name == "seq_q") return &p.seq_q;
+  if (name == "seq_k") return &p.seq_k;
+  return nullptr;
+}
+
+std::optional<int64_t> symbol(const std::string &s, const Problem &p) {
+  if (s == "1") return 1;
+  if (s == "batch") return p.batch.value;
+  if (s == "heads_q") return p.heads_q;
+  if (s == "heads_kv") return p.heads_kv;
+  if (s == "seq_q") return p.seq_q.value;
+  if (s == "seq_k") return p.seq_k.value;
+  if (s == "head_dim") return p.head_dim;
+  return std::nullopt;
+}
+
+int64_t elements(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+DType dtypeFrom(const std::string &s) {
+  return s == "f16" ? DType::F16 : s == "bf16" ? DType::BF16 : DType::F32;
+}
+
+} // namespace
+
+std::optional<Bundle> load(const std::string &dir, std::string &err) {
+  Bundle b;
+  b.dir = dir;
+  std::optional<std::string> text = readFile(dir + "/contract.json");
+  if (!text) {
+    err = "cannot read " + dir + "/contract.json";
+    return std::nullopt;
+  }
+  b.contract = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (b.contract.is_discarded() || b.contract.value("format", "") != "attncc-bundle-1") {
+    err = dir + "/contract.json: not an attncc-bundle-1 contract";
+    return std::nullopt;
+  }
+  for (const char *key : {"problem", "target", "buffers", "launches", "source"})
+    if (!b.contract.contains(key)) {
+      err = dir + "/contract.json: missing key '" + key + "'";
+      return std::nullopt;
+    }
+  std::optional<std::string> src = readFile(dir + "/" + b.contract["source"].get<std::string>());
+  if (!src) {
+    err = "cannot read " + dir + "/" + b.contract["source"].get<std::string>();
+    return std::nullopt;
+  }
+  b.source = *src;
+  ProblemError perr;
+  std::optional<Problem> p = problemFromJson(b.contract["problem"].dump(), perr);
+  if (!p) {
+    err = dir + "/contract.json: problem: " + perr.message();
+    return std::nullopt;
+  }
+  b.problem = *p;
+  return b;
+}
+
+bool setSize(Bundle &b, const std::string &assignment, std::string &err) {
+  size_t eq = assignment.find('=');
+  std::string name = assignment.substr(0, eq);
+  Extent *e = extentOf(b.problem, name);
+  if (eq == std::string::npos || !e) {
+    err = "invalid --set = '" + assignment + "': expected batch=N, seq_q=N or seq_k=N";
+    return false;
+  }
+  if (!e->symbolic) {
+    err = "invalid --set = '" + assignment + "': " + name +
+          " is not symbolic in this bundle (compile with ?); its kernel is specialized";
+    return false;
+  }
+  char *end = nullptr;
+  long long v = std::strtoll(assignment.c_str() + eq + 1, &end, 10);
+  if (*end != '\0' || v < 1) {
+    err = "invalid --set = '" + assignment + "': the size must be an integer >= 1";
+    return false;
+  }
+  e->value = v;
+  return true;
+}
+
+std::optional<int64_t> eval(const json &e, const Problem &p, std::string &err) {
+  if (e.contains("const"))
+    return e["const"].get<int64_t>();
+  if (e.contains("sym")) {
+    std::optional<int64_t> v = symbol(e["sym"].get<std::string>(), p);
+    if (!v || *v <= 0)
+      err = "the size '" + e["sym"].get<std::string>() + "' is unknown (symbolic without a value: "
+            "use --set)";
+    return v && *v > 0 ? v : std::nullopt;
+  }
+  std::string op = e.value("op", "");
+  const json &args = e["args"];
+  std::optional<int64_t> a = eval(args[0], p, err), b = eval(args[1], p, err);
+  if (!a || !b)
+    return std::nullopt;
+  uint64_t x = uint64_t(*a), y = uint64_t(*b);
+  if ((op == "div" || op == "rem" || op == "ceildiv") && y == 0) {
+    err = "division by zero in a contract expression";
+    return std::nullopt;
+  }
+  if (op == "add") return int64_t(x + y);
+  if (op == "sub") return int64_t(x - y);
+  if (op == "mul") return int64_t(x * y);
+  if (op == "div") return int64_t(x / y);
+  if (op == "rem") return int64_t(x % y);
+  if (op == "ceildiv") return int64_t((x + y - 1) / y);
+  if (op == "min") return int64_t(std::min(x, y));
+  if (op == "max") return int64_t(std::max(x, y));
+  err = "unknown contract operation '" + op + "'";
+  return std::nullopt;
+}
+
+namespace {
+
+struct Buffer {
+  std::string name, role;
+  DType dtype;
+  std::vector<int64_t> shape;
+  std::vector<bool> dynamic; // per dimension: passed to kernels as a size
+  driver::DeviceBuffer mem;
+  bool output() const { return role == "o" || role == "lse" || role == "out"; }
+};
+
+struct Launch {
+  driver::Function fn;
+  driver::Dim3 grid, block;
+  std::vector<json> args;
+};
+
+/// Everything one run needs, set up once.
+struct Runner {
+  const Bundle &b;
+  driver::Driver *drv = nullptr;
+  std::vector<Buffer> buffers;
+  std::vector<Launch> launches;
+  driver::Module module;
+  std::string err;
+
+  Buffer *buffer(const std::string &name) {
+    for (Buffer &x : buffers)
+      if (x.name == name)
+        return &x;
+    return nullptr;
+  }
+
+  bool launchAll() {
+    for (Launch &l : launches) {
+      driver::KernelArgs args;
+      for (const json &a : l.args) {
+        if (a.contains("buffer")) {
+          Buffer *x = buffer(a["buffer"].get<std::string>());
+          args.add(x->mem);
+          for (size_t k = 0; k < x->shape.size(); ++k)
+            if (x->dynamic[k])
+              args.add(static_cast<long long>(x->shape[k]));
+        } else if (a.contains("index")) {
+          std::optional<int64_t> v = eval(a["index"], b.problem, err);
+          if (!v)
+            return false;
+          args.add(static_cast<long long>(*v));
+        } else {
+          args.add(a["f32"].get<float>());
+        }
+      }
+      if (!drv->launch(l.fn, l.grid, l.block, 0, args, err))
+        return false;
+    }
+    return true;
+  }
+
+  /// Poisons outputs and workspaces (all bits set: NaN in f16, bf16, f32).
+  bool poison() {
+    for (Buffer &x : buffers)
+      if ((x.output() || x.role == "workspace") && !x.mem.fill(0xFF, err))
+        return false;
+    return true;
+  }
+
+  std::optional<std::vector<double>> read(const std::string &role) {
+    for (Buffer &x : buffers)
+      if (x.role == role)
+        return x.mem.download(x.dtype, size_t(elements(x.shape)), err);
+    err = "no buffer with role " + role;
+    return std::nullopt;
+  }
+};
+
+} // namespace
+
+std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &err) {
+  const Problem &p = b.problem;
+  if (auto e = validate(p)) {
+    err = "problem: " + e->message();
+    return std::nullopt;
+  }
+  RunResult res;
+  Runner r{b};
+  r.drv = driver::Driver::get(err);
+  if (!r.drv)
+    return std::nullopt;
+  const driver::Device &dev = r.drv->device();
+  res.device = dev.describe();
+  std::string target = b.contract["target"].get<std::string>(), why;
+  if (!driver::canRun(target, dev.smMajor, dev.smMinor, why, &res.compileArch)) {
+    err = why;
+    return std::nullopt;
+  }
+  if (res.compileArch != target)
+    res.note = "compiled for " + res.compileArch + " (the schedule targets " + target + ")";
+
+  // Compile (cached) and load.
+  nvrtc::CompileOptions copts;
+  copts.arch = res.compileArch;
+  std::string first = b.contract["launches"][0]["kernel"].get<std::string>();
+  nvrtc::CubinCache cache(nvrtc::CubinCache::defaultDir());
+  std::optional<nvrtc::CompiledKernel> k = nvrtc::compileCached(&cache, b.source, first, copts, err);
+  if (!k)
+    return std::nullopt;
+  std::optional<driver::Module> mod = r.drv->loadModule(k->cubin, err);
+  if (!mod)
+    return std::nullopt;
+  r.module = std::move(*mod);
+
+  // Buffers, with fresh inputs.
+  Inputs in = randomInputs(p, o.seed);
+  for (const json &jb : b.contract["buffers"]) {
+    Buffer x;
+    x.name = jb["name"];
+    x.role = jb["role"];
+    x.dtype = dtypeFrom(jb["dtype"]);
+    for (const json &d : jb["shape"]) {
+      std::optional<int64_t> v = eval(d, p, err);
+      if (!v)
+        return std::nullopt;
+      x.shape.push_back(*v);
+      x.dynamic.push_back(!d.contains("const"));
+    }
+    size_t bytes = size_t(elements(x.shape)) * driver::dtypeBytes(x.dtype);
+    std::optional<driver::DeviceBuffer> mem = r.drv->alloc(std::max<size_t>(bytes, 4), err);
+    if (!mem)
+      return std::nullopt;
+    x.mem = std::move(*mem);
+    const std::vector<float> *values = x.role == "q" || x.role == "x" ? &in.q
+                                       : x.role == "k"                ? &in.k
+                                       : x.role == "v"                ? &in.v
+                                       : x.role == "bias"             ? &in.bias
+                                                                      : nullptr;
+    if (values) {
+      if (values->size() != size_t(elements(x.shape))) {
+        err = "buffer " + x.name + ": the contract's shape disagrees with the problem";
+        return std::nullopt;
+      }
+      if (!x.mem.upload(x.dtype, *values, err))
+        return std::nullopt;
+    }
+    r.buffers.push_back(std::move(x));
+  }
+  for (const json &jl : b.contract["launches"]) {
+    Launch l;
+    std::optional<driver::Function> fn = r.module.function(jl["kernel"].get<std::string>(), err);
+    if (!fn)
+      return std::nullopt;
+    l.fn = *fn;
+    res.registers[l.fn.name] = l.fn.numRegs;
+    unsigned *g[] = {&l.grid.x, &l.grid.y, &l.grid.z}, *t[] = {&l.block.x, &l.block.y, &l.block.z};
+    for (int i = 0; i < 3; ++i) {
+      std::optional<int64_t> gv = eval(jl["grid"][i], p, err), tv = eval(jl["block"][i], p, err);
+      if (!gv || !tv)
+        return std::nullopt;
+      *g[i] = unsigned(*gv);
+      *t[i] = unsigned(*tv);
+    }
+    l.args = jl["args"].get<std::vector<json>>();
+    r.launches.push_back(std::move(l));
+  }
+
+  // Run, check, repeat.
+  std::vector<double> first_out;
+  std::string outRole = p.kind == ProblemKind::Attention ? "o" : "out";
+  for (int rep = 0; rep < std::max(1, o.repeats); ++rep) {
+    if (!r.poison() || !r.launchAll() || !r.drv->synchronize(r.err)) {
+      err = r.err;
+      return std::nullopt;
+    }
+    std::optional<std::vector<double>> out = r.read(outRole);
+    if (!out) {
+      err = r.err;
+      return std::nullopt;
+    }
+    if (rep == 0) {
+      first_out = *out;
+      res.allWritten = std::all_of(out->begin(), out->end(), [](double v) { return std::isfinite(v); });
+    } else {
+      res.deterministic = std::memcmp(first_out.data(), out->data(), out->size() * sizeof(double)) == 0;
+    }
+  }
+  if (o.repeats < 2)
+    res.deterministic = false;
+  if (o.check && p.flops() <= double(o.checkMaxFlops)) {
+    std::vector<double> ref, lowp;
+    referenceF64(p, in, ref, nullptr);
+    referenceLowp(p, in, lowp);
+    CheckResult c = checkTolerance(p, first_out, ref, lowp);
+    res.checked = true;
+    res.pass = c.pass;
+    res.maxErr = c.maxErr;
+    res.bound = c.bound;
+  }
+
+  // Time: CUDA events around each run of the launch sequence, median.
+  if (o.benchIters > 0) {
+    std::optional<driver::Event> start = r.drv->createEvent(err), stop = r.drv->createEvent(err);
+    if (!start || !stop)
+      return std::nullopt;
+    for (int w = 0; w < 3; ++w)
+      if (!r.launchAll()) {
+        err = r.err;
+        return std::nullopt;
+      }
+    std::vector<double> ms;
+    for (int i = 0; i < o.benchIters; ++i) {
+      if (!start->record(err) || !r.launchAll() || !stop->record(err) || !stop->synchronize(err)) {
+        if (err.empty())
+          err = r.err;
+        return std::nullopt;
+      }
+      std::optional<float> t = driver::Event::elapsedMs(*start, *stop, err);
+      if (!t)
+        return std::nullopt;
+      ms.push_back(*t);
+    }
+    std::sort(ms.begin(), ms.end());
+    res.medianUs = ms[ms.size() / 2] * 1e3;
+    res.tflops = p.flops() / (res.medianUs * 1e-6) / 1e12;
+  }
+  return res;
+}
+
+} // namespace attncc::bundle

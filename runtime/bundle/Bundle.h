@@ -1,0 +1,64 @@
+//===- Bundle.h - load and run a compiled bundle (no MLIR) ------*- C++ -*-===//
+//
+// A bundle is what `attncc compile --bundle DIR` writes: kernel.cu and
+// contract.json (codegen/Contract.h describes the launch part). This library
+// runs one on a GPU with the driver API and NVRTC only, so the GPU host (CUDA,
+// no MLIR) can run what was compiled elsewhere.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ATTNCC_RUNTIME_BUNDLE_H
+#define ATTNCC_RUNTIME_BUNDLE_H
+
+#include "runtime/problem/Problem.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attncc::bundle {
+
+struct Bundle {
+  std::string dir;
+  nlohmann::json contract;
+  std::string source; // kernel.cu
+  Problem problem;
+};
+
+/// Reads DIR/contract.json and DIR/kernel.cu. Errors name the file and key.
+std::optional<Bundle> load(const std::string &dir, std::string &err);
+
+/// Sets a symbolic size ("seq_k=4096"): only fields the bundle left symbolic
+/// ("?" or "?=N") may be set, since the kernel was built for all their values.
+bool setSize(Bundle &b, const std::string &assignment, std::string &err);
+
+/// The value of a contract size expression for the bundle's problem.
+std::optional<int64_t> eval(const nlohmann::json &e, const Problem &p, std::string &err);
+
+struct RunOptions {
+  uint64_t seed = 1;
+  bool check = true;       // compare with the float64 reference (CPU)
+  int64_t checkMaxFlops = 4'000'000'000; // above this the CPU reference is skipped
+  int repeats = 2;         // runs compared bitwise (determinism)
+  int benchIters = 0;      // > 0: time this many runs (after warm-up), report the median
+};
+
+struct RunResult {
+  std::string device, compileArch;
+  bool checked = false, pass = false, allWritten = false, deterministic = false;
+  double maxErr = 0, bound = 0;
+  double medianUs = 0, tflops = 0;
+  std::map<std::string, int> registers; // per kernel, from the driver
+  std::string note;
+};
+
+/// Compiles (NVRTC, cached), allocates, fills fresh random inputs, poisons the
+/// outputs and workspaces, launches the contract's kernels in order, checks,
+/// repeats for determinism, and optionally times.
+std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &err);
+
+} // namespace attncc::bundle
+
+#endif

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Compiles every line of a bundle list (bench/*.txt: "name | attncc flags")
+# into OUT/<name>/ (kernel.cu + contract.json). Default OUT: build-bundles/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+attncc=${ATTNCC:-$root/build/tools/attncc/attncc}
+out=${OUT:-$root/build-bundles}
+target_default=${TARGET:-sm_90a}
+for list in "$@"; do
+  while IFS='|' read -r name flags; do
+    case "$name" in ''|'#'*) continue ;; esac
+    name=${name//[[:space:]]/}
+    # shellcheck disable=SC2086
+    set -f
+    args=($flags)
+    set +f
+    target=$target_default
+    for a in "${args[@]}"; do [ "$a" = "--target" ] && target=; done
+    if [ -n "$target" ]; then args+=(--target "$target"); fi
+    "$attncc" compile --ir loop "${args[@]}" --bundle "$out/$name" -o /dev/null 2>"$out.$name.log" \
+      || { echo "make-bundles: $name failed:"; cat "$out.$name.log"; exit 1; }
+    rm -f "$out.$name.log"
+    echo "$name"
+  done < "$list"
+done
