@@ -81,27 +81,15 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
       return KnobError{knob, atomName,
                        std::string("a scalar tile: a ") + entryName(p.kind) +
                            " has no contraction for a tensor-core atom"};
-    if (t) {
-      bool onTarget = (a.kind == AtomKind::MmaSync && t->mmaSync) ||
-                      (a.kind == AtomKind::Wgmma && t->wgmma) ||
-                      (a.kind == AtomKind::Tcgen05 && t->tcgen05);
-      if (!onTarget) {
-        std::string have = t->wgmma ? "mma, wgmma" : t->tcgen05 ? "mma, tcgen05" : "mma";
-        return KnobError{knob, atomName, "an atom that " + t->name + " has (" + have + ")"};
-      }
-    }
     ElemType want = p.dtype == DType::BF16 ? ElemType::BF16 : ElemType::F16;
     if (p.dtype == DType::F32 || a.elem != want)
       return KnobError{knob, a.elem == ElemType::F16 ? "f16 atom" : "bf16 atom",
                        std::string("an atom of the problem's dtype ") + dtypeName(p.dtype) +
                            (p.dtype == DType::F32 ? " (f32 problems have no tensor-core atom; use a scalar tile)" : "")};
   }
-  for (const StageKnob &st : s.stages) {
+  for (const StageKnob &st : s.stages)
     if (auto e = checkAxis("STAGE", st.axis, p))
       return e;
-    if (t && st.transport == Transport::Tma && !t->tma)
-      return KnobError{"STAGE@" + st.axis, "tma", "sync or cp (" + t->name + " has no TMA)"};
-  }
   for (const ReduceKnob &r : s.reduces) {
     if (auto e = checkAxis("REDUCE", r.axis, p))
       return e;
@@ -109,17 +97,59 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
       return KnobError{"REDUCE@" + r.axis, r.axis,
                        "the reduced axis '" + reduceAxis + "' (" + r.axis + " is a free axis)"};
   }
-  if (t && !s.wspec.empty() && !t->wgmma && !t->tcgen05) {
+  if (t)
+    if (auto e = checkTargetSupport(s, *t))
+      return e;
+  if (s.acc && *s.acc == Accum::F16x && p.dtype != DType::F16)
+    return KnobError{"ACC", "f16x", std::string("f32 for dtype ") + dtypeName(p.dtype) +
+                                        " (fp16 accumulation needs f16 operands)"};
+  return std::nullopt;
+}
+
+std::optional<KnobError> checkTargetSupport(const Schedule &s, const TargetInfo &t) {
+  for (const TileKnob &tile : s.tiles) {
+    if (!tile.atom)
+      continue;
+    const Atom &a = *tile.atom;
+    bool onTarget = (a.kind == AtomKind::MmaSync && t.mmaSync) ||
+                    (a.kind == AtomKind::Wgmma && t.wgmma) ||
+                    (a.kind == AtomKind::Tcgen05 && t.tcgen05);
+    if (!onTarget) {
+      std::string have = t.wgmma ? "mma, wgmma" : t.tcgen05 ? "mma, tcgen05" : "mma";
+      return KnobError{"TILE@" + tile.axis, std::string(atomFamily(a.kind)) + " atom",
+                       "an atom that " + t.name + " has (" + have + ")"};
+    }
+  }
+  for (const StageKnob &st : s.stages)
+    if (st.transport == Transport::Tma && !t.tma)
+      return KnobError{"STAGE@" + st.axis, "tma", "sync or cp (" + t.name + " has no TMA)"};
+  if (!s.wspec.empty() && !t.wgmma && !t.tcgen05) {
     std::string roles;
     for (const WarpRole &w : s.wspec)
       roles += (roles.empty() ? "" : "/") + w.role + std::to_string(w.warps);
     return KnobError{"WSPEC", roles,
-                     "no warp specialization on " + t->name +
+                     "no warp specialization on " + t.name +
                          " (it needs an asynchronous MMA: wgmma on sm_90a or tcgen05 on sm_100a)"};
   }
-  if (s.acc && *s.acc == Accum::F16x && p.dtype != DType::F16)
-    return KnobError{"ACC", "f16x", std::string("f32 for dtype ") + dtypeName(p.dtype) +
-                                        " (fp16 accumulation needs f16 operands)"};
+  return std::nullopt;
+}
+
+std::optional<KnobError> checkAxes(const Schedule &s, const std::vector<std::string> &axes,
+                                   const std::string &where) {
+  auto check = [&](const std::string &family, const std::string &axis) -> std::optional<KnobError> {
+    if (std::find(axes.begin(), axes.end(), axis) != axes.end())
+      return std::nullopt;
+    return KnobError{family + "@" + axis, axis, "an axis of a monoid.reduce in " + where + ": " + join(axes)};
+  };
+  for (const TileKnob &x : s.tiles)
+    if (auto e = check("TILE", x.axis))
+      return e;
+  for (const StageKnob &x : s.stages)
+    if (auto e = check("STAGE", x.axis))
+      return e;
+  for (const ReduceKnob &x : s.reduces)
+    if (auto e = check("REDUCE", x.axis))
+      return e;
   return std::nullopt;
 }
 

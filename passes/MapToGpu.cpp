@@ -90,6 +90,11 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
 
   void runOnOperation() override {
     func::FuncOp f = getOperation();
+    if (threads < 1 || threads > 1024) {
+      f.emitError() << "attncc-map-to-gpu: threads = " << threads
+                    << " is not allowed; a CTA has 1 to 1024 threads";
+      return signalPassFailure();
+    }
     WalkResult left = f.walk([&](Operation *op) {
       if (isa<MonoidDialect>(op->getDialect())) {
         op->emitOpError("must be lowered (expand-carrier, lower-contract) before attncc-map-to-gpu");

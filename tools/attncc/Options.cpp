@@ -206,6 +206,10 @@ std::optional<ProblemError> applyFlags(const ProblemFlags &f, Problem &p) {
       std::optional<int64_t> v = parseInt(s);
       return v && ((broadcast && *v == 1) || (!e.symbolic && *v == e.value));
     };
+    for (const std::string &x : parts)
+      if (x != "?" && !parseInt(x))
+        return bad("--bias-shape", f.biasShape,
+                   "four comma-separated sizes: integers, or ? for a symbolic length");
     Extent heads{p.heads_q, false};
     if (parts.size() != 4 || !matches(parts[0], p.batch, true) || !matches(parts[1], heads, true) ||
         !matches(parts[2], p.seq_q, false) || !matches(parts[3], p.seq_k, false))
@@ -213,7 +217,8 @@ std::optional<ProblemError> applyFlags(const ProblemFlags &f, Problem &p) {
     std::vector<int64_t> dims;
     for (const std::string &s : parts)
       dims.push_back(s == "?" ? -1 : *parseInt(s));
-    p.bias_batch_broadcast = dims[0] == 1 && p.batch.value != 1;
+    // 1 over a batch of 1 is no broadcast; over a symbolic batch it is.
+    p.bias_batch_broadcast = dims[0] == 1 && (p.batch.symbolic || p.batch.value != 1);
     p.bias_head_broadcast = dims[1] == 1 && p.heads_q != 1;
   }
   return std::nullopt;
@@ -237,6 +242,13 @@ ProblemError nameFlag(ProblemError e, const ProblemFlags &f) {
       {"heads_kv", "--heads-kv", &f.headsKv}, {"heads_kv", "--heads", &f.heads},
       {"heads_kv", "--shape", &f.shape},
   };
+  const std::pair<const char *, bool> switches[] = {
+      {"causal", f.causal}, {"alibi", f.alibi}, {"bias", f.bias || !f.biasShape.empty()}};
+  for (auto [field, given] : switches)
+    if (e.argument == field && given) {
+      e.argument = std::string("--") + field;
+      return e;
+    }
   for (const Field &x : fields)
     if (e.argument == x.field && !x.value->empty()) {
       e.argument = std::string(x.flag) + (std::string(x.flag) == "--shape" ? " (" + e.argument + ")" : "");

@@ -83,10 +83,23 @@ int loadJob(mlir::MLIRContext &ctx, llvm::SourceMgr &sm, const CommonArgs &a, bo
     if (!job.module)
       return fail("could not parse and verify '" + a.spec + "' as monoid IR");
     job.fromMlir = true;
-    if (a.knobsGiven) // --knobs replaces the schedule of every reduce in the file
-      job.module->walk([&](mlir::monoid::ReduceOp r) {
-        r.setScheduleAttr(mlir::monoid::ScheduleAttr::get(&ctx, job.schedule));
-      });
+    if (!a.knobsGiven)
+      return 0;
+    // --knobs replaces the schedule of every reduce in the file; it may name
+    // only the axes those reduces have, and what the target supports.
+    std::vector<std::string> axes;
+    job.module->walk([&](mlir::monoid::ReduceOp r) {
+      if (std::find(axes.begin(), axes.end(), r.getAxis().str()) == axes.end())
+        axes.push_back(r.getAxis().str());
+    });
+    if (auto e = checkAxes(job.schedule, axes, a.spec))
+      return fail(e->message());
+    if (t)
+      if (auto e = checkTargetSupport(job.schedule, *t))
+        return fail(e->message());
+    job.module->walk([&](mlir::monoid::ReduceOp r) {
+      r.setScheduleAttr(mlir::monoid::ScheduleAttr::get(&ctx, job.schedule));
+    });
     return 0;
   }
 
