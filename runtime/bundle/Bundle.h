@@ -51,6 +51,7 @@ struct RunResult {
   double maxErr = 0, bound = 0;
   double medianUs = 0, tflops = 0;
   std::map<std::string, int> registers; // per kernel, from the driver
+  std::string timing;                   // how it was timed
   std::string note;
 };
 

@@ -99,6 +99,7 @@ int main(int argc, char **argv) {
       if (opts.benchIters > 0) {
         line["median_us"] = r->medianUs;
         line["tflops"] = r->tflops;
+        line["timing"] = r->timing;
       }
       if (!r->note.empty())
         line["note"] = r->note;

@@ -2,7 +2,8 @@
 //
 //   attncc compile [spec.json | kernel.mlir] [problem flags] [--target T]
 //                  [--knobs '...'] [--ir monoid|loop|all] [-o FILE]
-//   attncc run --target cpu [problem flags] [--knobs '...'] [--seed N]
+//   attncc run [--target cpu|sm_XX] [problem flags] [--knobs '...'] [--seed N]
+//   attncc bench --target sm_XX [problem flags] [--knobs '...'] [--iters N] [--json FILE]
 //   attncc targets
 //
 // Without arguments, `attncc compile` prints the loop-level IR of the seed's
@@ -16,6 +17,7 @@
 #include "compiler/cpu/CpuRunner.h"
 #include "compiler/frontend/Frontend.h"
 #include "ir/MonoidOps.h"
+#include "runtime/bundle/Bundle.h"
 #include "runtime/nvrtc/Nvrtc.h"
 #include "runtime/problem/Reference.h"
 #include "tools/attncc/Options.h"
@@ -174,31 +176,62 @@ std::optional<nvrtc::CompiledKernel> compileCuda(const std::string &cuda, mlir::
   return k;
 }
 
-int writeBundle(const std::string &dir, const std::string &cuda, mlir::ModuleOp m, const Job &job,
-                const CommonArgs &a) {
-  if (job.fromMlir)
-    return fail("--bundle needs a problem (flags or a .json spec): the runner makes inputs and "
-                "references from it");
-  nlohmann::json contract;
+/// The bundle of a tile-level module: the CUDA text and its launch contract
+/// (problem, knobs, target, resources of each kernel for the target).
+std::optional<bundle::Bundle> makeBundle(const std::string &cuda, mlir::ModuleOp m, const Job &job,
+                                         const CommonArgs &a) {
+  if (job.fromMlir) {
+    fail("a bundle needs a problem (flags or a .json spec): the runner makes inputs and "
+         "references from it");
+    return std::nullopt;
+  }
+  bundle::Bundle b;
+  nlohmann::json &contract = b.contract;
   contract["format"] = "attncc-bundle-1";
   contract["problem"] = nlohmann::json::parse(problemToJson(job.problem));
   contract["knobs"] = printKnobs(job.schedule);
   contract["target"] = a.target;
   contract["source"] = "kernel.cu";
   contract["flops"] = job.problem.flops();
-  if (failed(writeContract(m, contract)))
-    return fail("the launch contract could not be written (see the diagnostics above)");
+  if (failed(writeContract(m, contract))) {
+    fail("the launch contract could not be written (see the diagnostics above)");
+    return std::nullopt;
+  }
   nlohmann::json resources;
   if (!compileCuda(cuda, m, a.target, false, &resources))
-    return 1;
+    return std::nullopt;
   contract["resources"] = resources;
+  b.source = cuda;
+  b.problem = job.problem;
+  return b;
+}
+
+int writeBundle(const std::string &dir, const bundle::Bundle &b) {
   std::error_code ec = llvm::sys::fs::create_directories(dir);
   if (ec)
     return fail("cannot create bundle directory '" + dir + "': " + ec.message());
-  std::ofstream(dir + "/kernel.cu") << cuda;
-  std::ofstream(dir + "/contract.json") << contract.dump(2) << "\n";
+  std::ofstream(dir + "/kernel.cu") << b.source;
+  std::ofstream(dir + "/contract.json") << b.contract.dump(2) << "\n";
   llvm::errs() << "attncc: wrote " << dir << "/kernel.cu and " << dir << "/contract.json\n";
   return 0;
+}
+
+/// Where the GPU path of `run` and `bench` stops: a bundle of the job.
+std::optional<bundle::Bundle> buildBundle(mlir::MLIRContext &ctx, llvm::SourceMgr &sm,
+                                          const CommonArgs &a, Job &job) {
+  if (loadJob(ctx, sm, a, /*forCpu=*/false, job))
+    return std::nullopt;
+  if (failed(lowerTo(*job.module, Stage::Tile))) {
+    fail("lowering to the tile level failed (see the diagnostics above)");
+    return std::nullopt;
+  }
+  std::string cuda;
+  llvm::raw_string_ostream cs(cuda);
+  if (failed(emitCuda(*job.module, cudaTargetInfo(a.target), cs))) {
+    fail("the CUDA emitter failed (see the diagnostics above)");
+    return std::nullopt;
+  }
+  return makeBundle(cuda, *job.module, job, a);
 }
 
 int compile(const CommonArgs &a, const std::string &ir, const std::string &outPath,
@@ -252,9 +285,10 @@ int compile(const CommonArgs &a, const std::string &ir, const std::string &outPa
       file << "// ===== ptx =====\n";
     file << k->ptx;
   }
-  if (!bundleDir.empty())
-    return writeBundle(bundleDir, cuda, *job.module, job, a);
-  return 0;
+  if (bundleDir.empty())
+    return 0;
+  std::optional<bundle::Bundle> b = makeBundle(cuda, *job.module, job, a);
+  return b ? writeBundle(bundleDir, *b) : 1;
 }
 
 int runCpu(const CommonArgs &a, uint64_t seed) {
@@ -284,6 +318,60 @@ int runCpu(const CommonArgs &a, uint64_t seed) {
               printKnobs(job.schedule).c_str(), r.maxErr, r.bound, r.lowpErr,
               r.pass ? "PASS" : "FAIL");
   return r.pass ? 0 : 2;
+}
+
+/// `attncc run` and `attncc bench` on a GPU target: compile here, run with
+/// the bundle runner in this process. benchIters == 0: run and check only.
+int runGpu(const CommonArgs &a, uint64_t seed, int benchIters, const std::string &jsonPath) {
+  mlir::DialectRegistry registry;
+  registerAttnccDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  llvm::SourceMgr sm;
+  mlir::SourceMgrDiagnosticHandler handler(sm, &ctx);
+  if (endsWith(a.spec, ".mlir"))
+    return fail("attncc run needs a problem (flags or a .json spec) to make inputs and a reference");
+  Job job;
+  std::optional<bundle::Bundle> b = buildBundle(ctx, sm, a, job);
+  if (!b)
+    return 1;
+  bundle::RunOptions opts;
+  opts.seed = seed;
+  opts.benchIters = benchIters;
+  std::string err;
+  std::optional<bundle::RunResult> r = bundle::run(*b, opts, err);
+  if (!r)
+    return fail(err);
+  const Problem &p = job.problem;
+  std::printf("device: %s\nknobs: '%s' (%s%s)\n", r->device.c_str(), printKnobs(job.schedule).c_str(),
+              r->compileArch.c_str(), r->note.empty() ? "" : ("; " + r->note).c_str());
+  if (r->checked)
+    std::printf("max_err %.3e  bound %.3e  %s\n", r->maxErr, r->bound, r->pass ? "PASS" : "FAIL");
+  else
+    std::printf("not checked against the CPU reference (%.1f GFLOP is above the limit)\n",
+                p.flops() / 1e9);
+  std::printf("all outputs written: %s; bitwise repeatable: %s\n", r->allWritten ? "yes" : "NO",
+              r->deterministic ? "yes" : "NO");
+  bool ok = r->allWritten && r->deterministic && (!r->checked || r->pass);
+  if (benchIters > 0) {
+    double roofline = 790.0; // TFLOP/s: dense bf16/f16 matrix rate measured on the H200
+    std::printf("median %.1f us  %.2f TFLOP/s  %.2f %% of %.0f TFLOP/s  (%s)\n", r->medianUs, r->tflops,
+                100 * r->tflops / roofline, roofline, r->timing.c_str());
+    if (!jsonPath.empty()) {
+      nlohmann::json line = {{"shape", std::to_string(p.batch.value) + "x" + std::to_string(p.heads_q) +
+                                           "/" + std::to_string(p.heads_kv) + "x" +
+                                           std::to_string(p.seq_q.value) + "x" +
+                                           std::to_string(p.seq_k.value) + "x" +
+                                           std::to_string(p.head_dim)},
+                             {"dtype", dtypeName(p.dtype)}, {"causal", p.causal},
+                             {"knobs", printKnobs(job.schedule)}, {"target", a.target},
+                             {"gpu", r->device}, {"attncc_us", r->medianUs}, {"tflops", r->tflops},
+                             {"timing", r->timing}, {"ok", ok}};
+      if (r->checked)
+        line["max_err"] = r->maxErr, line["err_bound"] = r->bound;
+      std::ofstream(jsonPath, std::ios::app) << line.dump() << "\n";
+    }
+  }
+  return ok ? 0 : 2;
 }
 
 int listTargets() {
@@ -316,14 +404,27 @@ int main(int argc, char **argv) {
 
   CommonArgs runArgs;
   uint64_t seed = 1;
-  CLI::App *runCmd = app.add_subcommand("run", "run the loop-level IR on the CPU and check it");
+  CLI::App *runCmd = app.add_subcommand(
+      "run", "run on the GPU (or the loop-level IR on the CPU: --target cpu) and check it");
   addProblemFlags(*runCmd, runArgs.flags);
   runCmd->add_option("spec", runArgs.spec, "a problem spec (.json)");
-  runArgs.target = "cpu";
-  runCmd->add_option("--target", runArgs.target, "cpu (GPU targets come with the CUDA path)");
+  runCmd->add_option("--target", runArgs.target,
+                     "cpu, or a GPU target (sm_80, sm_90, sm_90a, sm_100a, sm_120, sm_120a)");
   CLI::Option *runKnobs = runCmd->add_option("--knobs", runArgs.knobs, "the schedule (knob string)");
   runCmd->add_option("--seed", seed, "seed of the random inputs");
-  runCmd->add_flag("--check", "compare with the float64 reference (always on for the CPU)");
+  runCmd->add_flag("--check", "compare with the float64 reference (always on)");
+
+  CommonArgs benchArgs;
+  int iters = 50;
+  std::string benchJson;
+  CLI::App *benchCmd = app.add_subcommand("bench", "time on the GPU: CUDA graph replays, median");
+  addProblemFlags(*benchCmd, benchArgs.flags);
+  benchCmd->add_option("spec", benchArgs.spec, "a problem spec (.json)");
+  benchCmd->add_option("--target", benchArgs.target, "sm_80, sm_90, sm_90a, sm_100a, sm_120, sm_120a");
+  CLI::Option *benchKnobs = benchCmd->add_option("--knobs", benchArgs.knobs, "the schedule");
+  benchCmd->add_option("--seed", seed, "seed of the random inputs");
+  benchCmd->add_option("--iters", iters, "timed replays (median)")->check(CLI::Range(1, 100000));
+  benchCmd->add_option("--json", benchJson, "append a JSON line with the result to this file");
 
   CLI::App *targetsCmd = app.add_subcommand("targets", "what each target supports");
 
@@ -334,14 +435,12 @@ int main(int argc, char **argv) {
   }
   compileArgs.knobsGiven = knobOpt->count() > 0;
   runArgs.knobsGiven = runKnobs->count() > 0;
+  benchArgs.knobsGiven = benchKnobs->count() > 0;
   if (targetsCmd->parsed())
     return listTargets();
-  if (runCmd->parsed()) {
-    if (runArgs.target != "cpu")
-      return fail("invalid --target = '" + runArgs.target +
-                  "': this build runs kernels on the CPU only (--target cpu); the GPU path "
-                  "(NVRTC, launch) is not built yet");
-    return runCpu(runArgs, seed);
-  }
+  if (runCmd->parsed())
+    return runArgs.target == "cpu" ? runCpu(runArgs, seed) : runGpu(runArgs, seed, 0, "");
+  if (benchCmd->parsed())
+    return runGpu(benchArgs, seed, iters, benchJson);
   return compile(compileArgs, ir, outPath, bundleDir); // `attncc` alone: the listing shape
 }
