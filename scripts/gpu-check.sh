@@ -38,8 +38,11 @@ done
 "$san" --tool racecheck --error-exitcode 3 $R --no-check build-bundles/split3 > "$out/racecheck.log" 2>&1
 echo "racecheck split3: exit $?  $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck.log")"
 
-echo "== 3. seed perf shape [1,8,4096,64] f16"
-$R --no-check --bench 10 --json "$out/perf.jsonl" build-bundles/seed-perf-sym | head -1
+echo "== 3. an sm_100a schedule on this sm_90 device is refused"
+$R --no-check build-bundles/sm100a-refused | head -1
+
+echo "== 4. seed perf shape [1,8,4096,64] f16"
+$R --no-check --bench 20 --json "$out/perf.jsonl" build-bundles/seed-perf-sym | head -1
 python3 build-bench/anchors.py --shape 1,8,8,4096,4096,64 --dtype f16 > "$out/anchors.jsonl" 2> "$out/anchors.err"
 cat "$out/anchors.jsonl"
 echo "== table"
@@ -58,6 +61,7 @@ perf = [json.loads(l) for l in open(os.path.join(d, "perf.jsonl"))]
 anc = [json.loads(l) for l in open(os.path.join(d, "anchors.jsonl"))] if os.path.getsize(os.path.join(d, "anchors.jsonl")) else []
 for p in perf:
     a = anc[0] if anc else {}
-    print(f"perf {p['shape']} attncc {p.get('median_us', 0):.1f} us ({p.get('tflops', 0):.2f} TFLOP/s); "
+    print(f"perf {p['shape']} attncc {p.get('median_us', 0):.1f} us ({p.get('tflops', 0):.2f} TFLOP/s, {p.get('timing')}); "
           f"flash {a.get('flash_us')} us, cudnn {a.get('cudnn_us')} us, flex {a.get('flex_us')} us")
 PY
+tar czf "$out/gpu-out.tgz" -C "$out" --exclude gpu-out.tgz . 2>/dev/null
