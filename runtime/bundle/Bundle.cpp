@@ -443,7 +443,7 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
   }
   if (o.repeats < 2)
     res.deterministic = false;
-  if (o.check && p.flops() <= double(o.checkMaxFlops)) {
+  if (o.check && p.flops() <= o.checkMaxFlops) {
     std::vector<double> ref, lowp;
     referenceF64(p, in, ref, nullptr);
     referenceLowp(p, in, lowp);

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -293,6 +294,30 @@ void rowReduce(const Problem &p, const Inputs &in, std::vector<double> &out, boo
 }
 } // namespace
 
+/// Runs f(b, h, i, scratch) for every query row, on all cores. Rows are
+/// independent and each is computed by one thread in a fixed order, so the
+/// result does not depend on the number of threads.
+template <typename Scratch, typename F>
+void forEachRow(int64_t B, int64_t H, int64_t Sq, F f) {
+  int64_t rows = B * H * Sq;
+  unsigned n = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 64));
+  if (rows < 64)
+    n = 1;
+  auto work = [&](int64_t begin, int64_t end) {
+    Scratch scratch;
+    for (int64_t r = begin; r < end; ++r)
+      f(r / (H * Sq), (r / Sq) % H, r % Sq, scratch);
+  };
+  std::vector<std::thread> threads;
+  int64_t chunk = (rows + n - 1) / n;
+  for (unsigned t = 1; t < n; ++t)
+    if (int64_t begin = t * chunk; begin < rows)
+      threads.emplace_back(work, begin, std::min(rows, begin + chunk));
+  work(0, std::min(rows, chunk));
+  for (std::thread &t : threads)
+    t.join();
+}
+
 void referenceF64(const Problem &p, const Inputs &in, std::vector<double> &out,
                   std::vector<double> *lse) {
   if (p.kind != ProblemKind::Attention) {
@@ -306,16 +331,18 @@ void referenceF64(const Problem &p, const Inputs &in, std::vector<double> &out,
   out.assign(static_cast<size_t>(sh.out), 0.0);
   if (lse)
     lse->assign(static_cast<size_t>(sh.lse), -kInf);
-  std::vector<double> s, o(static_cast<size_t>(a.D));
-  for (int64_t b = 0; b < a.B; ++b)
-    for (int64_t h = 0; h < a.Hq; ++h)
-      for (int64_t i = 0; i < a.Sq; ++i) {
+  struct Scratch {
+    std::vector<double> s, o;
+  };
+  forEachRow<Scratch>(a.B, a.Hq, a.Sq, [&](int64_t b, int64_t h, int64_t i, Scratch &sc) {
+        std::vector<double> &s = sc.s, &o = sc.o;
+        o.resize(static_cast<size_t>(a.D));
         a.scores(b, h, i, s);
         double m = -kInf;
         for (double x : s)
           m = std::max(m, x);
         if (m == -kInf)
-          continue; // fully masked: o = 0, lse = -inf (already there)
+          return; // fully masked: o = 0, lse = -inf (already there)
         std::fill(o.begin(), o.end(), 0.0);
         double l = 0;
         for (int64_t j = 0; j < a.Sk; ++j) {
@@ -333,7 +360,7 @@ void referenceF64(const Problem &p, const Inputs &in, std::vector<double> &out,
               o[static_cast<size_t>(d)] / l;
         if (lse)
           (*lse)[row] = m + std::log(l);
-      }
+      });
 }
 
 void referenceLowp(const Problem &p, const Inputs &in, std::vector<double> &out,
@@ -350,16 +377,18 @@ void referenceLowp(const Problem &p, const Inputs &in, std::vector<double> &out,
   if (lse)
     lse->assign(static_cast<size_t>(sh.lse), -kInf);
   const float inf = std::numeric_limits<float>::infinity();
-  std::vector<float> s, o(static_cast<size_t>(a.D));
-  for (int64_t b = 0; b < a.B; ++b)
-    for (int64_t h = 0; h < a.Hq; ++h)
-      for (int64_t i = 0; i < a.Sq; ++i) {
+  struct Scratch {
+    std::vector<float> s, o;
+  };
+  forEachRow<Scratch>(a.B, a.Hq, a.Sq, [&](int64_t b, int64_t h, int64_t i, Scratch &sc) {
+        std::vector<float> &s = sc.s, &o = sc.o;
+        o.resize(static_cast<size_t>(a.D));
         a.scores(b, h, i, s);
         float m = -inf;
         for (float x : s)
           m = std::max(m, x);
         if (m == -inf)
-          continue;
+          return;
         float l = 0;
         for (float &x : s) {
           x = std::exp(x - m); // masked: exp(-inf) = 0
@@ -380,7 +409,7 @@ void referenceLowp(const Problem &p, const Inputs &in, std::vector<double> &out,
               roundToDType(p.dtype, o[static_cast<size_t>(d)]);
         if (lse)
           (*lse)[row] = static_cast<double>(m + std::log(l));
-      }
+      });
 }
 
 //===----------------------------------------------------------------------===//
