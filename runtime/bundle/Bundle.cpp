@@ -149,6 +149,19 @@ std::optional<int64_t> eval(const json &e, const Problem &p, std::string &err) {
 
 namespace {
 
+/// The input values of a buffer's role, or null for outputs and workspaces.
+const std::vector<float> *inputFor(const std::string &role, const Inputs &in) {
+  if (role == "q" || role == "x")
+    return &in.q;
+  if (role == "k")
+    return &in.k;
+  if (role == "v")
+    return &in.v;
+  if (role == "bias")
+    return &in.bias;
+  return nullptr;
+}
+
 struct Buffer {
   std::string name, role;
   DType dtype;
@@ -251,11 +264,7 @@ static bool time(Runner &r, const Inputs &in, const RunOptions &o, RunResult &re
   std::vector<driver::DeviceBuffer> copies;
   for (int k = 1; k < rotations; ++k)
     for (Buffer &x : r.buffers) {
-      const std::vector<float> *values = x.role == "q" || x.role == "x" ? &in.q
-                                         : x.role == "k"                ? &in.k
-                                         : x.role == "v"                ? &in.v
-                                         : x.role == "bias"             ? &in.bias
-                                                                        : nullptr;
+      const std::vector<float> *values = inputFor(x.role, in);
       if (!values)
         continue;
       std::optional<driver::DeviceBuffer> c = r.drv->alloc(x.mem.size(), err);
@@ -387,11 +396,7 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     if (!mem)
       return std::nullopt;
     x.mem = std::move(*mem);
-    const std::vector<float> *values = x.role == "q" || x.role == "x" ? &in.q
-                                       : x.role == "k"                ? &in.k
-                                       : x.role == "v"                ? &in.v
-                                       : x.role == "bias"             ? &in.bias
-                                                                      : nullptr;
+    const std::vector<float> *values = inputFor(x.role, in);
     if (values) {
       if (values->size() != size_t(elements(x.shape))) {
         err = "buffer " + x.name + ": the contract's shape disagrees with the problem";
