@@ -1,6 +1,7 @@
 //===- Bundle.cpp - load and run a compiled bundle (no MLIR) --------------===//
 #include "runtime/bundle/Bundle.h"
 
+#include "runtime/bundle/GpuReference.h"
 #include "runtime/driver/Driver.h"
 #include "runtime/driver/DriverApi.h"
 #include "runtime/nvrtc/Nvrtc.h"
@@ -448,10 +449,23 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
   }
   if (o.repeats < 2)
     res.deterministic = false;
-  if (o.check && p.flops() <= o.checkMaxFlops) {
+  // The float64 reference on the CPU while it is affordable, else the naive
+  // fp32 kernel on the GPU (attention).
+  bool cpu = p.flops() <= o.checkMaxFlops;
+  if (o.check && (cpu || p.kind == ProblemKind::Attention)) {
     std::vector<double> ref, lowp;
-    referenceF64(p, in, ref, nullptr);
-    referenceLowp(p, in, lowp);
+    if (cpu) {
+      referenceF64(p, in, ref, nullptr);
+      referenceLowp(p, in, lowp);
+      res.reference = "float64 on the CPU";
+    } else {
+      Buffer *q = r.buffer("q"), *k = r.buffer("k"), *v = r.buffer("v"), *bias = r.buffer("bias");
+      if (!q || !k || !v ||
+          !gpuReference(*r.drv, p, driver::archForDevice(dev.smMajor, dev.smMinor), q->mem, k->mem,
+                        v->mem, bias ? &bias->mem : nullptr, ref, lowp, err))
+        return std::nullopt;
+      res.reference = "fp32 on the GPU";
+    }
     CheckResult c = checkTolerance(p, first_out, ref, lowp);
     res.checked = true;
     res.pass = c.pass;

@@ -1,5 +1,7 @@
 // The bundle contract's size expressions, --set, and load errors (no GPU needed).
 #include "runtime/bundle/Bundle.h"
+#include "runtime/bundle/GpuReference.h"
+#include "runtime/nvrtc/Nvrtc.h"
 
 #include <catch2/catch.hpp>
 
@@ -106,4 +108,18 @@ TEST_CASE("loading a bundle", "[bundle]") {
   CHECK(b->problem.seq_q.symbolic);
   CHECK(b->problem.seq_q.value == 5);
   CHECK(b->source == "// nothing");
+}
+
+TEST_CASE("the GPU reference kernel compiles for every dtype", "[bundle][nvrtc]") {
+  for (const char *t : {"__half", "__nv_bfloat16", "float"}) {
+    std::string err;
+    nvrtc::CompileOptions o;
+    o.arch = "sm_90a";
+    auto k = nvrtc::compile(bundle::gpuReferenceSource(), std::string("reference_attention<") + t + ">",
+                            o, err);
+    INFO(err);
+    REQUIRE(k);
+    CHECK(!k->cubin.empty());
+    CHECK(k->loweredName.find("reference_attention") != std::string::npos);
+  }
 }

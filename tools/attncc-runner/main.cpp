@@ -1,6 +1,6 @@
 //===- main.cpp - attncc-runner: run bundles on a GPU, without MLIR -------===//
 //
-//   attncc-runner [--seed N] [--no-check] [--bench N] [--set seq_k=4096 ...]
+//   attncc-runner [--seed N] [--no-check] [--gpu-reference] [--bench N] [--set seq_k=4096 ...]
 //                 [--json FILE] BUNDLE_DIR...
 //
 // For each bundle: NVRTC-compile for the device (an sm_80/sm_120 schedule is
@@ -22,7 +22,7 @@
 using namespace attncc;
 
 static int usage() {
-  std::fprintf(stderr, "usage: attncc-runner [--seed N] [--no-check] [--bench N] [--set NAME=N]... "
+  std::fprintf(stderr, "usage: attncc-runner [--seed N] [--no-check] [--gpu-reference] [--bench N] [--set NAME=N]... "
                        "[--json FILE] BUNDLE_DIR...\n");
   return 2;
 }
@@ -40,6 +40,8 @@ int main(int argc, char **argv) {
       opts.seed = std::strtoull(v, nullptr, 10);
     } else if (a == "--no-check") {
       opts.check = false;
+    } else if (a == "--gpu-reference") {
+      opts.checkMaxFlops = 0; // always check against the fp32 GPU reference (attention)
     } else if (a == "--bench") {
       const char *v = next();
       if (!v) return usage();
@@ -92,6 +94,7 @@ int main(int argc, char **argv) {
         line["max_err"] = r->maxErr;
         line["err_bound"] = r->bound;
         line["pass"] = r->pass;
+        line["reference"] = r->reference;
       }
       line["all_written"] = r->allWritten;
       line["deterministic"] = r->deterministic;

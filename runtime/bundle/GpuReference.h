@@ -1,0 +1,35 @@
+//===- GpuReference.h - naive fp32 attention on the GPU, for checking -----===//
+//
+// For problems too large for the float64 reference on the CPU: a deliberately
+// naive kernel (one thread per query row, three passes over the keys, fp32)
+// that computes both the reference and the low-precision analogue of the
+// tolerance rule (P rounded to the dtype before P.V, output rounded to the
+// dtype). It is the oracle, written by hand and independent of the compiler;
+// it is not compiler output.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ATTNCC_RUNTIME_GPUREFERENCE_H
+#define ATTNCC_RUNTIME_GPUREFERENCE_H
+
+#include "runtime/driver/Driver.h"
+#include "runtime/problem/Problem.h"
+
+#include <string>
+#include <vector>
+
+namespace attncc::bundle {
+
+/// Attention only. q, k, v (and bias when the problem has one) are device
+/// buffers in the problem's layout and dtype. Fills `ref` and `lowp` (O, as
+/// doubles). `arch` is the device's NVRTC arch.
+bool gpuReference(driver::Driver &drv, const Problem &p, const std::string &arch,
+                  const driver::DeviceBuffer &q, const driver::DeviceBuffer &k,
+                  const driver::DeviceBuffer &v, const driver::DeviceBuffer *bias,
+                  std::vector<double> &ref, std::vector<double> &lowp, std::string &err);
+
+/// The CUDA source of the reference kernel (for tests).
+const char *gpuReferenceSource();
+
+} // namespace attncc::bundle
+
+#endif
