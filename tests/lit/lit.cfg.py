@@ -15,3 +15,6 @@ config.environment["PATH"] = os.pathsep.join(
      os.path.join(tools, "attncc-runner"),
      config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+# The cubin cache of these tests lives in the build tree, not in ~/.cache.
+config.environment["ATTNCC_CACHE_DIR"] = os.path.join(config.test_exec_root, "cubin-cache")

@@ -5,6 +5,7 @@
 //   attncc run [--target cpu|sm_XX] [problem flags] [--knobs '...'] [--seed N]
 //   attncc bench --target sm_XX [problem flags] [--knobs '...'] [--iters N] [--json FILE]
 //   attncc targets
+//   attncc cache [--clear]
 //
 // Without arguments, `attncc compile` prints the loop-level IR of the seed's
 // listing shape (q, k, v [1, 4, 128, 64] f16, non-causal).
@@ -157,7 +158,8 @@ std::optional<nvrtc::CompiledKernel> compileCuda(const std::string &cuda, mlir::
   opts.arch = arch;
   opts.wantPtx = wantPtx;
   std::string err;
-  std::optional<nvrtc::CompiledKernel> k = nvrtc::compile(cuda, names.front(), opts, err);
+  nvrtc::CubinCache cache(nvrtc::CubinCache::defaultDir());
+  std::optional<nvrtc::CompiledKernel> k = nvrtc::compileCached(&cache, cuda, names.front(), opts, err);
   if (!k) {
     fail("NVRTC failed: " + err);
     return std::nullopt;
@@ -374,6 +376,24 @@ int runGpu(const CommonArgs &a, uint64_t seed, int benchIters, const std::string
   return ok ? 0 : 2;
 }
 
+/// `attncc cache`: where compiled cubins are kept; `--clear` empties it.
+int cacheCommand(bool clear) {
+  std::string dir = nvrtc::CubinCache::defaultDir();
+  if (dir.empty()) {
+    std::printf("no cubin cache: set ATTNCC_CACHE_DIR, XDG_CACHE_HOME or HOME\n");
+    return 0;
+  }
+  nvrtc::CubinCache cache(dir);
+  if (clear)
+    cache.clear();
+  std::error_code ec;
+  size_t entries = 0;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    entries += llvm::StringRef(it->path()).ends_with(".cubin");
+  std::printf("cubin cache: %s (%zu entries)%s\n", dir.c_str(), entries, clear ? ", cleared" : "");
+  return 0;
+}
+
 int listTargets() {
   for (const TargetInfo &t : allTargets())
     std::printf("%-8s mma.sync=%s wgmma=%s tcgen05=%s tma=%s smem=%dKiB  %s\n", t.name.c_str(),
@@ -427,6 +447,10 @@ int main(int argc, char **argv) {
   benchCmd->add_option("--json", benchJson, "append a JSON line with the result to this file");
 
   CLI::App *targetsCmd = app.add_subcommand("targets", "what each target supports");
+  bool clearCache = false;
+  CLI::App *cacheCmd = app.add_subcommand("cache", "where NVRTC's cubins are cached (keyed by "
+                                                   "source, options and NVRTC version)");
+  cacheCmd->add_flag("--clear", clearCache, "remove every cached cubin");
 
   try {
     app.parse(argc, argv);
@@ -438,6 +462,8 @@ int main(int argc, char **argv) {
   benchArgs.knobsGiven = benchKnobs->count() > 0;
   if (targetsCmd->parsed())
     return listTargets();
+  if (cacheCmd->parsed())
+    return cacheCommand(clearCache);
   if (runCmd->parsed())
     return runArgs.target == "cpu" ? runCpu(runArgs, seed) : runGpu(runArgs, seed, 0, "");
   if (benchCmd->parsed())
