@@ -61,16 +61,18 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   TypeRange types = r.getState().getTypes();
   OpBuilder b(map);
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
-  Value c0 = cst(0), c1 = cst(1), cG = cst(groups), cB = cst(block);
+  Value c0 = cst(0), c1 = cst(1), cG = cst(groups);
   Value lo = r.getLower(), hi = r.getUpper();
 
   // 1. Part size, rounded up to whole blocks.
   Value n = b.createOrFold<arith::SubIOp>(loc, hi, lo);
   Value perPart = arith::CeilDivUIOp::create(b, named(loc, "part_size"), n, cG);
-  Value chunk = block == 1 ? perPart
-                           : arith::MulIOp::create(b, named(loc, "part_size"),
-                                                   arith::CeilDivUIOp::create(b, loc, perPart, cB), cB)
-                                 .getResult();
+  Value chunk = perPart;
+  if (block > 1) {
+    Value cB = cst(block);
+    chunk = arith::MulIOp::create(b, named(loc, "part_size"),
+                                  arith::CeilDivUIOp::create(b, loc, perPart, cB), cB);
+  }
 
   // 2. Workspaces [free extents..., G].
   SmallVector<Value> slots;
