@@ -62,14 +62,14 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   OpBuilder b(map);
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   Value c0 = cst(0), c1 = cst(1), cG = cst(groups);
+  Value cB = block > 1 ? cst(block) : Value();
   Value lo = r.getLower(), hi = r.getUpper();
 
   // 1. Part size, rounded up to whole blocks.
   Value n = b.createOrFold<arith::SubIOp>(loc, hi, lo);
   Value perPart = arith::CeilDivUIOp::create(b, named(loc, "part_size"), n, cG);
   Value chunk = perPart;
-  if (block > 1) {
-    Value cB = cst(block);
+  if (cB) {
     chunk = arith::MulIOp::create(b, named(loc, "part_size"),
                                   arith::CeilDivUIOp::create(b, loc, perPart, cB), cB);
   }
