@@ -9,16 +9,7 @@
 #   3. the scalar rung on the seed perf shape, timed, beside PyTorch's backends.
 # Writes JSON lines to $OUT (or ./gpu-out) and prints a short table last.
 set -uo pipefail
-out=${OUT:-$PWD/gpu-out}
-mkdir -p "$out"
-gen=; command -v ninja >/dev/null && gen="-G Ninja"
-cmake -S . -B /tmp/attncc-gpu $gen -DATTNCC_ENABLE_MLIR=OFF -DATTNCC_BUILD_TESTS=OFF \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/build-deps" \
-  -DCMAKE_POLICY_VERSION_MINIMUM=3.5 > "$out/cmake.log" 2>&1 || { tail -20 "$out/cmake.log"; exit 1; }
-cmake --build /tmp/attncc-gpu -j "$(nproc)" --target attncc-runner > "$out/build.log" 2>&1 \
-  || { tail -30 "$out/build.log"; exit 1; }
-R=/tmp/attncc-gpu/tools/attncc-runner/attncc-runner
-export ATTNCC_CACHE_DIR=/tmp/attncc-cache
+source "$(dirname "$0")/gpu-build-runner.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" 2>&1
 
 echo "== 1. correctness sweep"

@@ -3,16 +3,7 @@
 # (instead of float64 on the CPU), a negative control that both references
 # must reject, and the perf bundle at full size against the GPU reference.
 set -uo pipefail
-out=${OUT:-$PWD/gpu-out}
-mkdir -p "$out"
-gen=; command -v ninja >/dev/null && gen="-G Ninja"
-cmake -S . -B /tmp/attncc-gpu $gen -DATTNCC_ENABLE_MLIR=OFF -DATTNCC_BUILD_TESTS=OFF \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/build-deps" \
-  -DCMAKE_POLICY_VERSION_MINIMUM=3.5 > "$out/cmake.log" 2>&1 || { tail -20 "$out/cmake.log"; exit 1; }
-cmake --build /tmp/attncc-gpu -j "$(nproc)" --target attncc-runner > "$out/build.log" 2>&1 \
-  || { tail -30 "$out/build.log"; exit 1; }
-export ATTNCC_CACHE_DIR=/tmp/attncc-cache
-R=/tmp/attncc-gpu/tools/attncc-runner/attncc-runner
+source "$(dirname "$0")/gpu-build-runner.sh"
 attn=$(grep -v '^#' bench/sweep-scalar.txt | grep -v -- '--kind' | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|')
 echo "== sweep against the fp32 GPU reference"
 # shellcheck disable=SC2086
