@@ -3,7 +3,8 @@
 # The CUDA toolkit (/usr/local/cuda) is expected to be present already.
 set -euo pipefail
 pkgs=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libfmt-dev libcli11-dev nlohmann-json3-dev
-      catch2 ninja-build cmake zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev)
+      catch2 ninja-build cmake zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
+      clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
