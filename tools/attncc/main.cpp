@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Contract.h"
 #include "codegen/CudaEmitter.h"
+#include "compiler/Defaults.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Targets.h"
 #include "compiler/cpu/CpuRunner.h"
@@ -123,6 +124,15 @@ int loadJob(mlir::MLIRContext &ctx, llvm::SourceMgr &sm, const CommonArgs &a, bo
     return fail(e->message());
   if (auto e = validate(job.problem))
     return fail(nameFlag(*e, a.flags).message());
+  if (!a.knobsGiven && t) {
+    // No --knobs: the measured default of the problem's shape class, said aloud.
+    DefaultSchedule d = defaultSchedule(job.problem, *t);
+    std::optional<Schedule> s = parseKnobs(d.knobs, kerr);
+    if (!s)
+      return fail("internal error: the default schedule '" + d.knobs + "' does not parse");
+    job.schedule = *s;
+    llvm::errs() << "attncc: knobs: '" << d.knobs << "' (" << d.reason << ")\n";
+  }
   if (auto e = checkSchedule(job.schedule, job.problem, t))
     return fail(e->message());
   job.module = buildModule(ctx, job.problem, job.schedule);
@@ -247,8 +257,6 @@ int compile(const CommonArgs &a, const std::string &ir, const std::string &outPa
   if (int rc = loadJob(ctx, sm, a, /*forCpu=*/false, job))
     return rc;
 
-  if (!job.fromMlir && job.schedule.empty())
-    llvm::errs() << "attncc: knobs: '' (no schedule: plain streaming fold)\n";
   std::error_code ec;
   llvm::raw_fd_ostream file(outPath.empty() ? "-" : outPath, ec);
   if (ec)
