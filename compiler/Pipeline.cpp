@@ -49,6 +49,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     OpPassManager &fn = pm.nest<func::FuncOp>();
     fn.addPass(mlir::attncc::createCutFold());      // PLACE@fold=cut
     fn.addPass(mlir::attncc::createSplitReduce());  // REDUCE@<axis>=g<G>
+    fn.addPass(mlir::attncc::createClipIdentity()); // skip what the lift masks to the identity
     fn.addPass(mlir::attncc::createStreamReduce()); // Move 1 (TILE@<axis> block)
     fn.addPass(mlir::attncc::createExpandCarrier());
     fn.addPass(createCanonicalizerPass());

@@ -76,6 +76,40 @@ def SplitReduce : Pass<"attncc-split-reduce", "func::FuncOp"> {
                            "::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];
 }
 
+def ClipIdentity : Pass<"attncc-clip-identity", "func::FuncOp"> {
+  let summary = "Shrink a reduce's range to where its lift is not the identity (mask skipping)";
+  let description = [{
+    An element whose lifted `max` value is `-inf` weighs nothing when every
+    `add` channel is twisted by that `max` channel: it is the identity, and
+    folding it changes nothing. If the lift's `max` value is
+    `select(pred, x, -inf)` and `pred` is a conjunction of signed comparisons
+    of the element index with values that do not depend on it, the elements
+    where `pred` is false can be left out: the range `[lo, hi)` shrinks to
+    `[max(lo, L), min(hi, U))` (an empty range folds to the identity). For
+    attention this is the causal and sliding-window block skip, derived from
+    the carrier's algebra and the lift's IR, not from knowing "causal".
+
+    ```mlir
+    %m, %d = monoid.reduce "kv" %c0 to %n ... {
+    ^bb0(%j: index):
+      %ok = arith.cmpi sle, %j, %diag : index
+      %s2 = arith.select %ok, %s, %ninf : f32
+      monoid.yield %s2, %one : f32, f32
+    }
+    ```
+    becomes
+    ```mlir
+    %u = arith.addi %diag, %c1 : index          // the bound, computed before the reduce
+    %hi = arith.minsi %n, %u : index
+    %m, %d = monoid.reduce "kv" %c0 to %hi ... { (unchanged) }
+    ```
+    Comparisons that cannot be turned into a bound (unsigned, equality, or
+    with both sides depending on the index) are left alone: clipping is only
+    ever a subset of what the mask removes.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def StreamReduce : Pass<"attncc-stream-reduce", "func::FuncOp"> {
   let summary = "Move 1: stream the reduce axis through scf.for with the state in iter_args";
   let description = [{
