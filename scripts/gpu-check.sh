@@ -36,6 +36,10 @@ echo "== 4. seed perf shape [1,8,4096,64] f16"
 $R --no-check --bench 20 --json "$out/perf.jsonl" build-bundles/seed-perf-sym | head -1
 python3 build-bench/anchors.py --shape 1,8,8,4096,4096,64 --dtype f16 > "$out/anchors.jsonl" 2> "$out/anchors.err"
 cat "$out/anchors.jsonl"
+echo "== 5. seed perf shape, causal"
+$R --bench 20 --json "$out/perf.jsonl" build-bundles/seed-perf-causal | head -1
+python3 build-bench/anchors.py --shape 1,8,8,4096,4096,64 --dtype f16 --causal >> "$out/anchors.jsonl" 2>> "$out/anchors.err"
+tail -1 "$out/anchors.jsonl"
 echo "== table"
 python3 - "$out" <<'PY'
 import json, sys, os
@@ -51,7 +55,7 @@ for r in rows:
 perf = [json.loads(l) for l in open(os.path.join(d, "perf.jsonl"))]
 anc = [json.loads(l) for l in open(os.path.join(d, "anchors.jsonl"))] if os.path.getsize(os.path.join(d, "anchors.jsonl")) else []
 for p in perf:
-    a = anc[0] if anc else {}
+    a = next((x for x in anc if x.get("causal") == p.get("causal")), {})
     print(f"perf {p['shape']} attncc {p.get('median_us', 0):.1f} us ({p.get('tflops', 0):.2f} TFLOP/s, {p.get('timing')}); "
           f"flash {a.get('flash_us')} us, cudnn {a.get('cudnn_us')} us, flex {a.get('flex_us')} us")
 PY
