@@ -16,6 +16,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <cmath>
+#include <functional>
 #include <cstring>
 #include <limits>
 
@@ -137,8 +138,12 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
     err = "lowering the loop-level IR to LLVM failed";
     return false;
   }
+  // ExecutionEngineOptions::transformer is a function_ref: the function it
+  // refers to must outlive create().
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
   ExecutionEngineOptions opts;
-  opts.transformer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, nullptr);
+  opts.transformer = optimize;
   auto engine = ExecutionEngine::create(*module, opts);
   if (!engine) {
     err = "ExecutionEngine: " + llvm::toString(engine.takeError());
