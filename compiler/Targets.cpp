@@ -56,22 +56,13 @@ const char *atomFamily(AtomKind k) {
   return "?";
 }
 
-std::optional<KnobError> checkAxis(const std::string &family, const std::string &axis,
-                                   const Problem &p) {
-  std::vector<std::string> axes = axisNames(p.kind);
-  if (std::find(axes.begin(), axes.end(), axis) == axes.end())
-    return KnobError{family + "@" + axis, axis,
-                     std::string("an axis of this ") + entryName(p.kind) + " problem: " + join(axes)};
-  return std::nullopt;
-}
-
 } // namespace
 
 std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo *t) {
   const std::string reduceAxis = reduceAxisName(p.kind);
+  if (auto e = checkAxes(s, axisNames(p.kind), std::string("this ") + entryName(p.kind) + " problem"))
+    return e;
   for (const TileKnob &tile : s.tiles) {
-    if (auto e = checkAxis("TILE", tile.axis, p))
-      return e;
     if (!tile.atom)
       continue;
     const Atom &a = *tile.atom;
@@ -87,12 +78,7 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
                        std::string("an atom of the problem's dtype ") + dtypeName(p.dtype) +
                            (p.dtype == DType::F32 ? " (f32 problems have no tensor-core atom; use a scalar tile)" : "")};
   }
-  for (const StageKnob &st : s.stages)
-    if (auto e = checkAxis("STAGE", st.axis, p))
-      return e;
   for (const ReduceKnob &r : s.reduces) {
-    if (auto e = checkAxis("REDUCE", r.axis, p))
-      return e;
     if (r.axis != reduceAxis)
       return KnobError{"REDUCE@" + r.axis, r.axis,
                        "the reduced axis '" + reduceAxis + "' (" + r.axis + " is a free axis)"};
@@ -139,7 +125,7 @@ std::optional<KnobError> checkAxes(const Schedule &s, const std::vector<std::str
   auto check = [&](const std::string &family, const std::string &axis) -> std::optional<KnobError> {
     if (std::find(axes.begin(), axes.end(), axis) != axes.end())
       return std::nullopt;
-    return KnobError{family + "@" + axis, axis, "an axis of a monoid.reduce in " + where + ": " + join(axes)};
+    return KnobError{family + "@" + axis, axis, "an axis of " + where + ": " + join(axes)};
   };
   for (const TileKnob &x : s.tiles)
     if (auto e = check("TILE", x.axis))

@@ -38,8 +38,9 @@ std::string targetNames();
 std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo *t);
 
 /// The target's part of checkSchedule alone (atoms, TMA, warp specialization),
-/// and the axes, for a schedule applied to IR written by hand: the axes a
-/// knob may name are then the reduce axes found in that IR.
+/// and the axes TILE/STAGE/REDUCE may name (`where` says whose axes they are,
+/// for the message). checkSchedule uses both; a schedule applied to IR written
+/// by hand is checked against the reduce axes found in that IR.
 std::optional<KnobError> checkTargetSupport(const Schedule &s, const TargetInfo &t);
 std::optional<KnobError> checkAxes(const Schedule &s, const std::vector<std::string> &axes,
                                    const std::string &where);

@@ -124,6 +124,12 @@ double Problem::effectiveScale() const {
   return head_dim > 0 ? 1.0 / std::sqrt(static_cast<double>(head_dim)) : 1.0;
 }
 
+std::string Problem::shapeName() const {
+  return std::to_string(batch.value) + "x" + std::to_string(heads_q) + "/" + std::to_string(heads_kv) +
+         "x" + std::to_string(seq_q.value) + "x" + std::to_string(seq_k.value) + "x" +
+         std::to_string(head_dim);
+}
+
 double Problem::flops() const {
   double rows = static_cast<double>(batch.value) * heads_q * seq_q.value * seq_k.value;
   if (kind != ProblemKind::Attention)

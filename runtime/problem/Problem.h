@@ -64,6 +64,8 @@ struct Problem {
   int64_t group() const { return heads_q / heads_kv; }
   /// 4 B Hq Sq Sk D, halved for causal (the convention of TESTING.md).
   double flops() const;
+  /// "B x Hq/Hkv x Sq x Sk x D", as the result rows and anchors.py write it.
+  std::string shapeName() const;
 };
 /// Field-by-field equality (scale and softcap compared exactly).
 bool operator==(const Problem &a, const Problem &b);

@@ -77,9 +77,7 @@ int main(int argc, char **argv) {
       const Problem &p = b->problem;
       line["knobs"] = b->contract.value("knobs", "");
       line["target"] = b->contract["target"];
-      line["shape"] = std::to_string(p.batch.value) + "x" + std::to_string(p.heads_q) + "/" +
-                      std::to_string(p.heads_kv) + "x" + std::to_string(p.seq_q.value) + "x" +
-                      std::to_string(p.seq_k.value) + "x" + std::to_string(p.head_dim);
+      line["shape"] = p.shapeName();
       line["kind"] = kindName(p.kind);
       line["dtype"] = dtypeName(p.dtype);
       line["causal"] = p.causal;

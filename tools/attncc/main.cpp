@@ -96,7 +96,7 @@ int loadJob(mlir::MLIRContext &ctx, llvm::SourceMgr &sm, const CommonArgs &a, bo
       if (std::find(axes.begin(), axes.end(), r.getAxis().str()) == axes.end())
         axes.push_back(r.getAxis().str());
     });
-    if (auto e = checkAxes(job.schedule, axes, a.spec))
+    if (auto e = checkAxes(job.schedule, axes, "a monoid.reduce in " + a.spec))
       return fail(e->message());
     if (t)
       if (auto e = checkTargetSupport(job.schedule, *t))
@@ -367,11 +367,7 @@ int runGpu(const CommonArgs &a, uint64_t seed, int benchIters, const std::string
     std::printf("median %.1f us  %.2f TFLOP/s  %.2f %% of %.0f TFLOP/s  (%s)\n", r->medianUs, r->tflops,
                 100 * r->tflops / roofline, roofline, r->timing.c_str());
     if (!jsonPath.empty()) {
-      nlohmann::json line = {{"shape", std::to_string(p.batch.value) + "x" + std::to_string(p.heads_q) +
-                                           "/" + std::to_string(p.heads_kv) + "x" +
-                                           std::to_string(p.seq_q.value) + "x" +
-                                           std::to_string(p.seq_k.value) + "x" +
-                                           std::to_string(p.head_dim)},
+      nlohmann::json line = {{"shape", p.shapeName()},
                              {"dtype", dtypeName(p.dtype)}, {"causal", p.causal},
                              {"knobs", printKnobs(job.schedule)}, {"target", a.target},
                              {"gpu", r->device}, {"attncc_us", r->medianUs}, {"tflops", r->tflops},
