@@ -50,6 +50,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createCutFold());      // PLACE@fold=cut
     fn.addPass(mlir::attncc::createSplitReduce());  // REDUCE@<axis>=g<G>
     fn.addPass(mlir::attncc::createClipIdentity()); // skip what the lift masks to the identity
+    fn.addPass(mlir::attncc::createPartition());    // TILE@<axis>=a:<atom>: row tiles, block fold
     fn.addPass(mlir::attncc::createStreamReduce()); // Move 1 (TILE@<axis> block)
     fn.addPass(mlir::attncc::createExpandCarrier());
     fn.addPass(createCanonicalizerPass());

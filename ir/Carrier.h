@@ -26,6 +26,38 @@ SmallVector<Value> buildIdentity(OpBuilder &b, Location loc, CarrierAttr carrier
 SmallVector<Value> buildCombine(OpBuilder &b, Location loc, CarrierAttr carrier, ValueRange lhs,
                                 ValueRange rhs);
 
+/// One channel's lifted values for a whole block of B elements, seen from a
+/// tile of M rows: `value` has shape [M if perRow][B if perKey] + inner, where
+/// inner is the channel's own shape (empty for a scalar channel).
+struct BlockElement {
+  Value value;
+  bool perRow = false, perKey = false;
+};
+
+/// state (+) lift(j0) (+) ... (+) lift(j0 + B - 1) for a tile of M rows at
+/// once, the bracket of B elements folded by the carrier's associativity:
+///   max:          m' = max(m, rowmax(lift_m))
+///   add twist(m): c' = c * w(m)  +  sum_j w(lift_m[j]) * lift_c[j]
+///                 with w(x) = x == -inf ? 0 : exp(x - m'); the sum is a
+///                 contraction over j when lift_c is a key-dependent vector
+///                 (for attention, P * V), a row sum when lift_c does not
+///                 depend on the key (for attention, d' = d*alpha + rowsum(P));
+///   add:          c' = c + rowsum(lift_c).
+/// A twisted sum over an `arith.extf` of a low-precision value contracts in
+/// that precision (the weights are rounded to it) and accumulates in f32, the
+/// tensor-core contract. `state` has shapes [M] + inner. Elements padded with
+/// the max channel's identity (-inf) contribute nothing to the channels it
+/// twists. Returns an empty vector, with an error on `loc`, for a channel
+/// shape it cannot fold (a vector channel that varies per row and key).
+SmallVector<Value> buildBlockCombine(OpBuilder &b, Location loc, CarrierAttr carrier,
+                                     ValueRange state, ArrayRef<BlockElement> lift, int64_t rows,
+                                     int64_t block);
+
+/// `v` of shape [M if perRow][B if perKey] + inner, broadcast to
+/// [M if toRow][B if toKey] + inner (perRow <= toRow, perKey <= toKey).
+Value broadcastBlock(OpBuilder &b, Location loc, Value v, bool perRow, bool perKey, bool toRow,
+                     bool toKey, int64_t rows, int64_t block);
+
 /// Common carriers, built by the front end.
 CarrierAttr getSoftmaxWeightedSumCarrier(MLIRContext *ctx); // (m: max, d: add~m, o: add~m)
 CarrierAttr getLogSumExpCarrier(MLIRContext *ctx);          // (m: max, d: add~m)

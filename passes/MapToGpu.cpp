@@ -10,6 +10,11 @@
 //      induction variables, and clone the body.
 // The launch carries the kernel's name: <function>[_<name of the map's loc>].
 //
+// Tiled maps (the function has attncc.cta = {threads = T, rows = M}, written
+// by attncc-partition): each point is a tile that all T threads of one CTA
+// run together, so ctas = points, there is no guard, and the body's vector
+// ops are CTA-wide (attncc-atomize distributes them over the threads).
+//
 //===----------------------------------------------------------------------===//
 #include "passes/MapUtils.h"
 #include "passes/Passes.h"
@@ -31,7 +36,7 @@ namespace {
 struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
   using MapToGpuBase::MapToGpuBase;
 
-  LogicalResult lower(scf::ParallelOp map, StringRef kernelName) {
+  LogicalResult lower(scf::ParallelOp map, StringRef kernelName, int64_t threads, bool perCta) {
     auto isConst = [](Value v, int64_t c) {
       return getConstantIntValue(v) == std::optional<int64_t>(c);
     };
@@ -49,7 +54,7 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
       points = b.createOrFold<arith::MulIOp>(loc, points, e);
     Value cThreads = arith::ConstantIndexOp::create(b, loc, threads);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value ctas = b.createOrFold<arith::CeilDivUIOp>(loc, points, cThreads);
+    Value ctas = perCta ? points : b.createOrFold<arith::CeilDivUIOp>(loc, points, cThreads);
     auto launch = gpu::LaunchOp::create(
         b, loc, ctas, one, one, cThreads, one, one, /*dynamicSharedMemorySize=*/nullptr,
         /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
@@ -57,18 +62,25 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
         FlatSymbolRefAttr::get(b.getContext(), (kernelName + "_module").str()),
         FlatSymbolRefAttr::get(b.getContext(), kernelName));
 
-    // 2. One point per thread.
+    // 2. One point per thread (or per CTA).
     Block &body = launch.getBody().front();
     b.setInsertionPointToStart(&body);
-    Value id = arith::AddIOp::create(
-        b, named(loc, "point"),
-        arith::MulIOp::create(b, loc, launch.getBlockIds().x, cThreads), launch.getThreadIds().x);
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, points);
-    auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
-    gpu::TerminatorOp::create(b, loc);
+    Value id;
+    if (perCta) {
+      id = launch.getBlockIds().x;
+      auto t = gpu::TerminatorOp::create(b, loc);
+      b.setInsertionPoint(t);
+    } else {
+      id = arith::AddIOp::create(
+          b, named(loc, "point"),
+          arith::MulIOp::create(b, loc, launch.getBlockIds().x, cThreads), launch.getThreadIds().x);
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, points);
+      auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+      gpu::TerminatorOp::create(b, loc);
+      b.setInsertionPointToStart(&guard.getThenRegion().front());
+    }
 
     // 3. Delinearize and clone the body.
-    b.setInsertionPointToStart(&guard.getThenRegion().front());
     IRMapping m;
     Value rest = id;
     auto ivs = map.getInductionVars();
@@ -104,12 +116,23 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     });
     if (left.wasInterrupted())
       return signalPassFailure();
+    int64_t cta = threads;
+    bool perCta = false;
+    if (auto d = f->getAttrOfType<DictionaryAttr>("attncc.cta")) {
+      auto t = d.getAs<IntegerAttr>("threads");
+      if (!t || t.getInt() < 32 || t.getInt() > 1024) {
+        f.emitError("attncc-map-to-gpu: attncc.cta needs threads in [32, 1024]");
+        return signalPassFailure();
+      }
+      cta = t.getInt();
+      perCta = true;
+    }
     SmallVector<scf::ParallelOp> maps(f.getBody().front().getOps<scf::ParallelOp>());
     for (scf::ParallelOp map : maps) {
       std::string name = f.getName().str();
       if (auto role = dyn_cast<NameLoc>(map.getLoc()))
         name += "_" + role.getName().str();
-      if (failed(lower(map, name)))
+      if (failed(lower(map, name, cta, perCta)))
         return signalPassFailure();
     }
   }

@@ -110,6 +110,40 @@ def ClipIdentity : Pass<"attncc-clip-identity", "func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def Partition : Pass<"attncc-partition", "func::FuncOp"> {
+  let summary = "TILE@<axis>=a:<atom>/...: tiles of query rows, blocks of keys, the block fold";
+  let description = [{
+    For a `monoid.reduce` whose schedule has a tensor-core TILE on its axis:
+    the free-axis map runs over tiles of `M = WM*FM*atom.m` rows instead of
+    rows, its body is vectorized over the tile, and the reduce becomes an
+    `scf.for` over blocks of `B = WN*FN*atom.n` elements folded with the
+    carrier's block combine (`ir/Carrier.h` buildBlockCombine): for the
+    softmax carrier `m' = max(m, rowmax(S))`, `d' = d*alpha + rowsum(P)`,
+    `o' = o*alpha + P*V`, where `S` is a `vector.contract` of the Q tile and
+    the K block. Elements past the range are padded with the identity.
+
+    ```mlir
+    scf.parallel (%b, %h, %i) ... {
+      %m, %d, %o = monoid.reduce "kv" %c0 to %sk ... schedule #s {...}
+    ```
+    becomes
+    ```mlir
+    scf.parallel (%b, %h, %tile) ... {
+      %row0 = arith.muli %tile, %c64 : index
+      %fold:3 = scf.for %kv0 = %c0 to %sk step %c64 iter_args(%m = ..., %d = ..., %o = ...)
+          -> (vector<64xf32>, vector<64xf32>, vector<64x64xf32>) {
+        %q_i = vector.transfer_read %q[%b, %h, %row0, %c0] ... : vector<64x64xf16>
+        %k_j = vector.transfer_read %k[%b, %h, %kv0, %c0] ... : vector<64x64xf16>
+        %qk = vector.contract ... %q_i, %k_j, %zero : ... into vector<64x64xf32>
+        ...
+    ```
+    The function records its CTA: `attncc.cta = {rows = M, threads = 32*WM*WN}`;
+    `attncc-map-to-gpu` launches one CTA per tile.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::math::MathDialect"];
+}
+
 def StreamReduce : Pass<"attncc-stream-reduce", "func::FuncOp"> {
   let summary = "Move 1: stream the reduce axis through scf.for with the state in iter_args";
   let description = [{

@@ -10,6 +10,10 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -24,13 +28,36 @@ using namespace mlir;
 
 namespace attncc {
 
+/// A mixed-precision vector.contract (f16 x f16 -> f32, the tensor-core
+/// contract of partitioned IR) extends its operands first: the CPU lowering
+/// of vector.contract needs one element type.
+static void widenContracts(ModuleOp module) {
+  module.walk([](vector::ContractionOp c) {
+    Type acc = getElementTypeOrSelf(c.getAccType());
+    OpBuilder b(c);
+    for (OpOperand *o : {&c.getLhsMutable(), &c.getRhsMutable()}) {
+      auto vt = cast<VectorType>(o->get().getType());
+      if (vt.getElementType() != acc)
+        o->set(arith::ExtFOp::create(b, c.getLoc(), vt.clone(acc), o->get()));
+    }
+  });
+}
+
 LogicalResult lowerLoopToLLVM(ModuleOp module) {
+  widenContracts(module);
   PassManager pm(module.getContext());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(mlir::attncc::createLowerContract());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true; // bf16 <-> f32 as integer ops: no soft-float calls needed
   fn.addPass(arith::createArithExpandOpsPass(expand));
+  // Tiled (partitioned) IR: multi-dimensional reductions and out-of-bounds
+  // tile reads/writes become loops first.
+  fn.addPass(vector::createLowerVectorMultiReductionPass());
+  VectorTransferToSCFOptions toScf;
+  toScf.enableFullUnroll(false);
+  fn.addPass(createConvertVectorToSCFPass(toScf));
+  fn.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
@@ -39,6 +66,7 @@ LogicalResult lowerLoopToLLVM(ModuleOp module) {
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   return pm.run(module);
 }

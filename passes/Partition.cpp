@@ -1,0 +1,527 @@
+//===- Partition.cpp - attncc-partition (tiles of rows, blocks of keys) ---===//
+//
+// Pre:  a monoid.reduce whose schedule has a tensor-core TILE on its axis,
+//       directly in the free-axis scf.parallel (zero lower bounds, unit
+//       steps) the front end builds; the map's last axis is the free axis
+//       that is tiled ("the rows").
+// Post: the map runs over row tiles of M = WM*FM*atom.m rows; its body is
+//       the old body vectorized over the rows, and the reduce became an
+//       scf.for over blocks of B = WN*FN*atom.n elements whose body is the
+//       lift vectorized over (rows, block) and folded by the carrier's block
+//       combine (ir/Carrier.h buildBlockCombine). The function records the
+//       CTA it asks for: attncc.cta = {threads = WM*WN*32, rows = M}.
+//
+// Vectorizing is one rule per value: a value depends on the row (R), the
+// element (K), both or neither; its type gains the leading dimensions
+// [M if R][B if K]. Elementwise ops broadcast their operands to the union.
+// Loads and stores whose index is the row or element index become
+// vector.transfer_read / transfer_write of the tile (out-of-bounds reads give
+// 0, out-of-bounds writes are dropped). monoid.contract of a row-dependent
+// and an element-dependent vector becomes vector.contract: the score tile.
+// Elements past the reduce's range (the tail block, or per-row bounds after
+// clip-identity) are padded with the carrier identity, as stream-reduce does.
+// The result is still ordinary vector IR, so the CPU runner executes it.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/knobs/Geometry.h"
+#include "ir/Carrier.h"
+#include "passes/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
+
+#define DEBUG_TYPE "attncc-partition"
+
+namespace mlir::attncc {
+#define GEN_PASS_DEF_PARTITION
+#include "passes/Passes.h.inc"
+} // namespace mlir::attncc
+
+using namespace mlir;
+using namespace mlir::monoid;
+
+namespace {
+
+struct Cls {
+  bool r = false, k = false;
+  Cls operator|(Cls o) const { return {r || o.r, k || o.k}; }
+  bool uniform() const { return !r && !k; }
+};
+
+class Vectorizer {
+public:
+  Vectorizer(OpBuilder &b, int64_t rows, int64_t block) : b(b), M(rows), B(block) {}
+
+  OpBuilder &b;
+  int64_t M, B;
+  Value oldRow, rowBase, rowVec;
+  Value oldKey, keyBase, keyVec;
+  DenseMap<Value, std::pair<Value, Cls>> vmap;
+
+  std::pair<Value, Cls> get(Value old) {
+    if (auto it = vmap.find(old); it != vmap.end())
+      return it->second;
+    if (old == oldRow)
+      return {indexVector(true), Cls{true, false}};
+    if (old == oldKey)
+      return {indexVector(false), Cls{false, true}};
+    return {old, Cls{}}; // defined outside: the same for every row and element
+  }
+  void set(Value old, Value v, Cls c) { vmap[old] = {v, c}; }
+
+  /// row0 + [0, 1, ..., M-1] (or the block's element indices), built once.
+  Value indexVector(bool row) {
+    Value &cached = row ? rowVec : keyVec;
+    if (cached)
+      return cached;
+    Value base = row ? rowBase : keyBase;
+    int64_t n = row ? M : B;
+    Location loc = (row ? oldRow : oldKey).getLoc();
+    auto vt = VectorType::get({n}, b.getIndexType());
+    Value step = vector::StepOp::create(b, unnamed(loc), vt);
+    Value splat = vector::BroadcastOp::create(b, unnamed(loc), vt, base);
+    cached = arith::AddIOp::create(b, loc, splat, step);
+    return cached;
+  }
+
+  Type vecType(Type t, Cls c) {
+    SmallVector<int64_t> shape;
+    if (c.r) shape.push_back(M);
+    if (c.k) shape.push_back(B);
+    if (shape.empty())
+      return t;
+    Type elem = t;
+    if (auto vt = dyn_cast<VectorType>(t)) {
+      shape.append(vt.getShape().begin(), vt.getShape().end());
+      elem = vt.getElementType();
+    }
+    return VectorType::get(shape, elem);
+  }
+
+  /// The new value of `old` broadcast to class `to`, then to the inner
+  /// shape of `innerOf` (an original type) if it has none of its own.
+  Value shaped(Value old, Cls to, Type innerOf, Location loc) {
+    auto [v, c] = get(old);
+    v = broadcastBlock(b, loc, v, c.r, c.k, to.r, to.k, M, B);
+    auto want = dyn_cast<VectorType>(vecType(innerOf, to));
+    auto have0 = dyn_cast<VectorType>(v.getType());
+    if (want && (!have0 || have0.getShape() != want.getShape())) {
+      // A scalar per (row, element) used with vector operands: add the unit
+      // dimension, then stretch it.
+      auto have = dyn_cast<VectorType>(v.getType());
+      SmallVector<int64_t> unit(have ? have.getShape() : ArrayRef<int64_t>{});
+      unit.push_back(1);
+      Type elem = getElementTypeOrSelf(v.getType());
+      if (have)
+        v = vector::ShapeCastOp::create(b, loc, VectorType::get(unit, elem), v);
+      v = vector::BroadcastOp::create(b, loc, VectorType::get(want.getShape(), elem), v);
+    }
+    return v;
+  }
+
+  /// Maps `indices` for a tile access: the row or element index becomes the
+  /// tile's base and names a vector dimension. Fails if another non-uniform
+  /// index appears.
+  LogicalResult tileIndices(Operation *op, ValueRange indices, SmallVector<Value> &out,
+                            int64_t &rowDim, int64_t &keyDim) {
+    rowDim = keyDim = -1;
+    for (auto [k, idx] : llvm::enumerate(indices)) {
+      if (idx == oldRow && oldRow) {
+        rowDim = k;
+        out.push_back(rowBase);
+      } else if (idx == oldKey && oldKey) {
+        keyDim = k;
+        out.push_back(keyBase);
+      } else {
+        auto [v, c] = get(idx);
+        if (!c.uniform())
+          return op->emitOpError("attncc-partition: index ")
+                 << k << " depends on the tiled row or element index but is not that index";
+        out.push_back(v);
+      }
+    }
+    return success();
+  }
+
+  /// A tile read: [M if row][B if element] + the op's own vector shape.
+  LogicalResult read(Operation *op, Value mem, ValueRange indices, Type elemType) {
+    SmallVector<Value> idx;
+    int64_t rowDim, keyDim;
+    if (failed(tileIndices(op, indices, idx, rowDim, keyDim)))
+      return failure();
+    Value result = op->getResult(0);
+    if (rowDim < 0 && keyDim < 0) {
+      Operation *c = cloneMapped(op);
+      set(result, c->getResult(0), Cls{});
+      return success();
+    }
+    auto mt = cast<MemRefType>(mem.getType());
+    SmallVector<AffineExpr> exprs;
+    SmallVector<bool> inBounds;
+    if (rowDim >= 0) { exprs.push_back(b.getAffineDimExpr(rowDim)); inBounds.push_back(false); }
+    if (keyDim >= 0) { exprs.push_back(b.getAffineDimExpr(keyDim)); inBounds.push_back(false); }
+    if (auto vt = dyn_cast<VectorType>(elemType)) {
+      for (int64_t d = mt.getRank() - vt.getRank(); d < mt.getRank(); ++d) {
+        exprs.push_back(b.getAffineDimExpr(d));
+        inBounds.push_back(true);
+      }
+    }
+    Cls c{rowDim >= 0, keyDim >= 0};
+    auto vt = cast<VectorType>(vecType(elemType, c));
+    auto map = AffineMap::get(mt.getRank(), 0, exprs, b.getContext());
+    Value pad = arith::ConstantOp::create(b, unnamed(op->getLoc()), mt.getElementType(),
+                                          b.getZeroAttr(mt.getElementType()));
+    Value r = vector::TransferReadOp::create(b, result.getLoc(), vt, mem, idx, pad, map, inBounds);
+    set(result, r, c);
+    return success();
+  }
+
+  LogicalResult write(Operation *op, Value value, Value mem, ValueRange indices) {
+    SmallVector<Value> idx;
+    int64_t rowDim, keyDim;
+    if (failed(tileIndices(op, indices, idx, rowDim, keyDim)))
+      return failure();
+    auto [v, c] = get(value);
+    if (keyDim >= 0 || c.k)
+      return op->emitOpError("attncc-partition: a store inside the fold is not supported");
+    if (rowDim < 0) {
+      if (!c.uniform())
+        return op->emitOpError("attncc-partition: a per-row value stored at a row-independent index");
+      cloneMapped(op);
+      return success();
+    }
+    v = shaped(value, Cls{true, false}, value.getType(), op->getLoc());
+    auto mt = cast<MemRefType>(mem.getType());
+    SmallVector<AffineExpr> exprs{b.getAffineDimExpr(rowDim)};
+    SmallVector<bool> inBounds{false};
+    if (auto vt = dyn_cast<VectorType>(value.getType()))
+      for (int64_t d = mt.getRank() - vt.getRank(); d < mt.getRank(); ++d) {
+        exprs.push_back(b.getAffineDimExpr(d));
+        inBounds.push_back(true);
+      }
+    auto map = AffineMap::get(mt.getRank(), 0, exprs, b.getContext());
+    vector::TransferWriteOp::create(b, unnamed(op->getLoc()), v, mem, idx, map, inBounds);
+    return success();
+  }
+
+  Operation *cloneMapped(Operation *op) {
+    IRMapping m = irMap();
+    return b.clone(*op, m);
+  }
+
+  IRMapping irMap() {
+    IRMapping m;
+    for (auto &[old, nv] : vmap)
+      m.map(old, nv.first);
+    return m;
+  }
+
+  LogicalResult contract(ContractOp op) {
+    auto [l, lc] = get(op.getLhs());
+    auto [r, rc] = get(op.getRhs());
+    if (lc.k && !lc.r && rc.r && !rc.k) {
+      std::swap(l, r);
+      std::swap(lc, rc);
+    }
+    if (!(lc.r && !lc.k && rc.k && !rc.r))
+      return op.emitOpError("attncc-partition: the contraction must pair a per-row vector with a "
+                            "per-element vector");
+    MLIRContext *ctx = b.getContext();
+    AffineExpr i, j, d;
+    bindDims(ctx, i, j, d);
+    SmallVector<SmallVector<AffineExpr, 4>> exprs{{i, d}, {j, d}, {i, j}};
+    auto maps = AffineMap::inferFromExprList(exprs, ctx);
+    auto iters = b.getArrayAttr({vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+                                 vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+                                 vector::IteratorTypeAttr::get(ctx, vector::IteratorType::reduction)});
+    auto accTy = VectorType::get({M, B}, op.getType());
+    Value zero = arith::ConstantOp::create(b, unnamed(op.getLoc()), accTy,
+                                           DenseElementsAttr::get(accTy, b.getZeroAttr(op.getType())));
+    Value c = vector::ContractionOp::create(b, op.getLoc(), l, r, zero, b.getAffineMapArrayAttr(maps),
+                                            iters);
+    set(op.getResult(), c, Cls{true, true});
+    return success();
+  }
+
+  LogicalResult broadcast(vector::BroadcastOp op) {
+    auto [v, c] = get(op.getSource());
+    if (c.uniform()) {
+      set(op.getResult(), cloneMapped(op)->getResult(0), Cls{});
+      return success();
+    }
+    if (isa<VectorType>(op.getSource().getType()))
+      return op.emitOpError("attncc-partition: only scalar broadcasts can be vectorized");
+    set(op.getResult(), shaped(op.getSource(), c, op.getType(), op.getLoc()), c);
+    return success();
+  }
+
+  LogicalResult elementwise(Operation *op) {
+    Cls c;
+    for (Value o : op->getOperands())
+      c = c | get(o).second;
+    IRMapping m = irMap();
+    if (!c.uniform())
+      for (Value o : op->getOperands())
+        m.map(o, shaped(o, c, op->getResult(0).getType(), op->getLoc()));
+    Operation *n = b.clone(*op, m);
+    for (auto [old, nr] : llvm::zip(op->getResults(), n->getResults())) {
+      nr.setType(vecType(old.getType(), c));
+      set(old, nr, c);
+    }
+    return success();
+  }
+
+  LogicalResult visit(Operation &op) {
+    return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+        .Case([&](vector::LoadOp o) {
+          return read(o, o.getBase(), o.getIndices(), o.getVectorType());
+        })
+        .Case([&](memref::LoadOp o) { return read(o, o.getMemRef(), o.getIndices(), o.getType()); })
+        .Case([&](vector::StoreOp o) {
+          return write(o, o.getValueToStore(), o.getBase(), o.getIndices());
+        })
+        .Case([&](memref::StoreOp o) {
+          return write(o, o.getValueToStore(), o.getMemRef(), o.getIndices());
+        })
+        .Case([&](ContractOp o) { return contract(o); })
+        .Case([&](vector::BroadcastOp o) { return broadcast(o); })
+        .Default([&](Operation *o) -> LogicalResult {
+          if (o->getNumRegions() == 0 && o->getNumResults() > 0 &&
+              (o->hasTrait<OpTrait::Elementwise>() || o->hasTrait<OpTrait::ConstantLike>() ||
+               isa<arith::ArithDialect, math::MathDialect>(o->getDialect())))
+            return elementwise(o);
+          return o->emitOpError("attncc-partition cannot vectorize this op over the row tile");
+        });
+  }
+};
+
+struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
+  const ::attncc::TileKnob *tileOf(ReduceOp r) {
+    if (auto s = r.getScheduleAttr())
+      if (const ::attncc::TileKnob *t = s.getSchedule().tile(r.getAxis().str()))
+        if (t->atom)
+          return t;
+    return nullptr;
+  }
+
+  LogicalResult partition(ReduceOp reduce, const ::attncc::TileKnob &tile) {
+    auto map = dyn_cast<scf::ParallelOp>(reduce->getParentOp());
+    if (!map || !llvm::all_of(map.getLowerBound(), [](Value v) { return isConstantIntValue(v, 0); }) ||
+        !llvm::all_of(map.getStep(), [](Value v) { return isConstantIntValue(v, 1); }))
+      return reduce.emitOpError("attncc-partition (TILE@")
+             << reduce.getAxis() << " with an atom) needs the reduce directly in a free-axis map "
+             << "with zero lower bounds and unit steps";
+    if (!map.getInitVals().empty())
+      return map.emitOpError("attncc-partition cannot tile a map with reductions");
+    if (tile.wn != 1)
+      return reduce.emitOpError("attncc-partition: TILE@")
+             << reduce.getAxis() << " w" << tile.wm << "x" << tile.wn
+             << " is not supported yet; the key block is not split across warps (use w<WM>x1)";
+    func::FuncOp fn = reduce->getParentOfType<func::FuncOp>();
+    int64_t rows = ::attncc::freeRowsPerCta(tile), block = ::attncc::reduceBlock(tile);
+
+    OpBuilder b(map);
+    Location loc = unnamed(map.getLoc());
+    SmallVector<Value> ubs(map.getUpperBound());
+    Value cRows = arith::ConstantIndexOp::create(b, loc, rows);
+    ubs.back() = b.createOrFold<arith::CeilDivUIOp>(loc, ubs.back(), cRows);
+    auto tiled = scf::ParallelOp::create(b, map.getLoc(), map.getLowerBound(), ubs, map.getStep());
+    b.setInsertionPointToStart(tiled.getBody());
+
+    Vectorizer v(b, rows, block);
+    auto ivs = map.getInductionVars();
+    for (size_t k = 0; k + 1 < ivs.size(); ++k)
+      v.set(ivs[k], tiled.getInductionVars()[k], Cls{});
+    v.oldRow = ivs.back();
+    Value tileIv = tiled.getInductionVars().back();
+    tileIv.setLoc(named(loc, "tile"));
+    v.rowBase = arith::MulIOp::create(b, named(loc, "row0"), tileIv, cRows);
+
+    for (Operation &op : map.getBody()->without_terminator()) {
+      if (auto r = dyn_cast<ReduceOp>(&op)) {
+        if (r != reduce)
+          return r.emitOpError("attncc-partition: one reduce per tiled map");
+        if (failed(fold(v, reduce, block, rows)))
+          return failure();
+        continue;
+      }
+      if (auto p = dyn_cast<ProjectOp>(&op)) {
+        Block &body = p.getBody().front();
+        for (auto [arg, s] : llvm::zip(body.getArguments(), p.getState()))
+          v.set(arg, v.get(s).first, v.get(s).second);
+        for (Operation &inner : body.without_terminator())
+          if (failed(v.visit(inner)))
+            return failure();
+        for (auto [res, y] : llvm::zip(p.getResults(), cast<YieldOp>(body.getTerminator()).getValues()))
+          v.set(res, v.get(y).first, v.get(y).second);
+        continue;
+      }
+      if (failed(v.visit(op)))
+        return failure();
+    }
+    map.erase();
+
+    Builder fb(fn.getContext());
+    fn->setAttr("attncc.cta",
+                fb.getDictionaryAttr({fb.getNamedAttr("threads", fb.getI64IntegerAttr(tile.wm * tile.wn * 32)),
+                                      fb.getNamedAttr("rows", fb.getI64IntegerAttr(rows))}));
+    return success();
+  }
+
+  /// min (or max) over the tile's rows of a per-row bound: the scalar
+  /// computation of `bound` (its slice inside the map) run once per row.
+  Value hull(Vectorizer &v, ReduceOp reduce, Value bound, Cls c, bool isMin) {
+    if (c.uniform())
+      return v.get(bound).first;
+    OpBuilder &b = v.b;
+    Location loc = unnamed(reduce.getLoc());
+    Operation *map = reduce->getParentOp();
+    SetVector<Operation *> slice;
+    BackwardSliceOptions opts;
+    opts.filter = [&](Operation *op) { return map->isProperAncestor(op); };
+    (void)getBackwardSlice(bound, &slice, opts);
+    if (Operation *def = bound.getDefiningOp())
+      slice.insert(def);
+    slice = topologicalSort(slice);
+    auto at = [&](OpBuilder &bb, Value row) {
+      IRMapping m;
+      for (auto &[old, nv] : v.vmap)
+        if (nv.second.uniform())
+          m.map(old, nv.first);
+      m.map(v.oldRow, row);
+      for (Operation *op : slice)
+        bb.clone(*op, m);
+      return m.lookupOrDefault(bound);
+    };
+    Value first = at(b, v.rowBase);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value from = arith::AddIOp::create(b, loc, v.rowBase, one);
+    Value to = arith::AddIOp::create(b, loc, v.rowBase, arith::ConstantIndexOp::create(b, loc, v.M));
+    auto loop = scf::ForOp::create(
+        b, named(loc, isMin ? "lo" : "hi"), from, to, one, ValueRange{first},
+        [&](OpBuilder &lb, Location l, Value r, ValueRange acc) {
+          Value x = at(lb, r);
+          Value y = isMin ? Value(arith::MinSIOp::create(lb, l, acc[0], x))
+                          : Value(arith::MaxSIOp::create(lb, l, acc[0], x));
+          scf::YieldOp::create(lb, l, y);
+        });
+    return loop.getResult(0);
+  }
+
+  /// The reduce as an scf.for over blocks of `block` elements.
+  LogicalResult fold(Vectorizer &v, ReduceOp reduce, int64_t block, int64_t rows) {
+    OpBuilder &b = v.b;
+    Location loc = unnamed(reduce.getLoc());
+    CarrierAttr carrier = reduce.getCarrier();
+    auto [lo, loC] = v.get(reduce.getLower());
+    auto [hi, hiC] = v.get(reduce.getUpper());
+    if (loC.k || hiC.k)
+      return reduce.emitOpError("attncc-partition: bounds cannot depend on the element");
+    // A per-row range: the loop covers the tile's hull, the mask the rest.
+    Value loopLo = hull(v, reduce, reduce.getLower(), loC, /*isMin=*/true);
+    Value loopHi = hull(v, reduce, reduce.getUpper(), hiC, /*isMin=*/false);
+    Value step = arith::ConstantIndexOp::create(b, loc, block);
+
+    SmallVector<Value> init;
+    for (auto [t, c] : llvm::zip(reduce.getState().getTypes(), carrier.getCombines())) {
+      auto vt = cast<VectorType>(v.vecType(t, Cls{true, false}));
+      double id = c == CombineKind::Max ? -std::numeric_limits<double>::infinity() : 0.0;
+      init.push_back(arith::ConstantOp::create(
+          b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(vt.getElementType(), id))));
+    }
+    auto loop = scf::ForOp::create(b, named(loc, "fold"), loopLo, loopHi, step, init);
+    loop.getInductionVar().setLoc(named(loc, reduce.getAxis().str() + "0"));
+    for (auto [arg, name] : llvm::zip(loop.getRegionIterArgs(), carrier.getNames()))
+      arg.setLoc(named(loc, name.getValue()));
+
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    v.oldKey = reduce.getIndex();
+    v.keyBase = loop.getInductionVar();
+    v.keyVec = Value();
+    for (Operation &op : reduce.getLiftBlock().without_terminator())
+      if (failed(v.visit(op)))
+        return failure();
+
+    // Which elements of the block are in the reduce's range.
+    Value valid;
+    Cls validC;
+    auto conj = [&](Value c, Cls cc) {
+      if (!valid) { valid = c; validC = cc; return; }
+      Cls u = validC | cc;
+      Value a = broadcastBlock(b, loc, valid, validC.r, validC.k, u.r, u.k, rows, block);
+      Value bb = broadcastBlock(b, loc, c, cc.r, cc.k, u.r, u.k, rows, block);
+      valid = arith::AndIOp::create(b, loc, a, bb);
+      validC = u;
+    };
+    Value keys = v.indexVector(false);
+    auto bound = [&](Value x, Cls c, arith::CmpIPredicate pred) {
+      Cls u = c | Cls{false, true};
+      Value k = broadcastBlock(b, loc, keys, false, true, u.r, u.k, rows, block);
+      Value xs = x;
+      if (c.uniform())
+        xs = vector::BroadcastOp::create(b, loc, k.getType(), x);
+      else
+        xs = broadcastBlock(b, loc, x, c.r, c.k, u.r, u.k, rows, block);
+      conj(arith::CmpIOp::create(b, loc, pred, k, xs), u);
+    };
+    if (!loC.uniform())
+      bound(lo, loC, arith::CmpIPredicate::sge);
+    std::optional<int64_t> sLo = getConstantIntValue(lo), sHi = getConstantIntValue(hi);
+    bool wholeBlocks = loC.uniform() && hiC.uniform() && sLo && sHi && (*sHi - *sLo) % block == 0;
+    if (!wholeBlocks)
+      bound(hi, hiC, arith::CmpIPredicate::slt);
+
+    SmallVector<BlockElement> lift;
+    for (auto [k, y] : llvm::enumerate(reduce.getLiftYield().getValues())) {
+      auto [val, c] = v.get(y);
+      if (valid && (carrier.getCombines()[k] == CombineKind::Max || !carrier.isTwisted(k))) {
+        // Padding with the identity; channels twisted by a max channel need
+        // none (an element whose max is -inf has weight 0).
+        if (isa<VectorType>(y.getType()))
+          return reduce.emitOpError("attncc-partition: cannot pad a vector channel");
+        Cls u = c | validC;
+        Value x = broadcastBlock(b, loc, val, c.r, c.k, u.r, u.k, rows, block);
+        if (c.uniform())
+          x = vector::BroadcastOp::create(b, loc, VectorType::get(
+                  cast<VectorType>(valid.getType()).getShape(), y.getType()), val);
+        Value m = broadcastBlock(b, loc, valid, validC.r, validC.k, u.r, u.k, rows, block);
+        double idv = carrier.getCombines()[k] == CombineKind::Max
+                         ? -std::numeric_limits<double>::infinity() : 0.0;
+        auto vt = cast<VectorType>(x.getType());
+        Value idc = arith::ConstantOp::create(
+            b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(vt.getElementType(), idv)));
+        val = arith::SelectOp::create(b, y.getLoc(), m, x, idc);
+        c = u;
+      }
+      lift.push_back(BlockElement{val, c.r, c.k});
+    }
+    SmallVector<Value> next =
+        buildBlockCombine(b, loc, carrier, loop.getRegionIterArgs(), lift, rows, block);
+    if (next.empty())
+      return failure();
+    scf::YieldOp::create(b, loc, next);
+    for (auto [old, res] : llvm::zip(reduce.getState(), loop.getResults()))
+      v.set(old, res, Cls{true, false});
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<std::pair<ReduceOp, const ::attncc::TileKnob *>> work;
+    getOperation().walk([&](ReduceOp r) {
+      if (const ::attncc::TileKnob *t = tileOf(r))
+        work.push_back({r, t});
+    });
+    for (auto [r, t] : work)
+      if (failed(partition(r, *t)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
