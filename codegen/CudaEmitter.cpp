@@ -47,6 +47,45 @@ CudaTargetInfo cudaTargetInfo(const std::string &arch) {
 
 namespace {
 
+/// The instructions of the mma.sync atom, once per file that needs them.
+const char *kTensorCorePrelude = R"cuda(// mma.sync m16n8k16 with its operand moves (PTX ISA: warp-level matrix instructions).
+__device__ __forceinline__ unsigned attncc_pack(__half lo, __half hi) {
+  __half2 h = __halves2half2(lo, hi);
+  return *reinterpret_cast<unsigned *>(&h);
+}
+__device__ __forceinline__ unsigned attncc_pack(__nv_bfloat16 lo, __nv_bfloat16 hi) {
+  __nv_bfloat162 h = __halves2bfloat162(lo, hi);
+  return *reinterpret_cast<unsigned *>(&h);
+}
+__device__ __forceinline__ void attncc_mma_f16(float *c, const unsigned *a, const unsigned *b) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ __forceinline__ void attncc_mma_bf16(float *c, const unsigned *a, const unsigned *b) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ __forceinline__ void attncc_ldmatrix_x2(unsigned *r, const void *p) {
+  unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(s) : "memory");
+}
+__device__ __forceinline__ void attncc_ldmatrix_x2_trans(unsigned *r, const void *p) {
+  unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(s) : "memory");
+}
+__device__ __forceinline__ void attncc_cp_async16(void *dst, const void *src, bool ok) {
+  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(d), "l"(src), "r"(ok ? 16 : 0) : "memory");
+}
+__device__ __forceinline__ void attncc_cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void attncc_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory");
+}
+
+)cuda";
+
 using Fmt = std::function<std::string(ArrayRef<std::string>)>;
 
 class KernelEmitter {
@@ -58,6 +97,13 @@ private:
   raw_indented_ostream &os;
   DenseMap<Value, std::string> names;   // variables and inline literals
   DenseMap<Value, Value> broadcastOf;   // vector.broadcast -> its scalar
+  DenseMap<Value, Value> spreadOf;      // vector.broadcast of a row/col vector -> its source
+  DenseMap<Value, std::string> smemOf;  // staged block -> its __shared__ array
+  DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
+  SmallVector<Value> pendingStages;     // copies issued, not yet waited for
+  bool inIssueRun = false;              // the last statement issued a staged copy
+  std::string curLayout;                // layout of the result being emitted
+  int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel
   DenseMap<Value, SmallVector<std::string>> dims; // memref -> dimension expressions
   llvm::StringMap<int> taken;
 
@@ -89,6 +135,17 @@ private:
   std::string elem(Value v, StringRef e) {
     if (auto it = broadcastOf.find(v); it != broadcastOf.end())
       return ref(it->second);
+    if (auto st = v.getDefiningOp<vector::StepOp>())
+      return "(long long)(" + coords(st.getType(), curLayout, e.str())[0] + ")";
+    if (auto it = spreadOf.find(v); it != spreadOf.end()) {
+      // Element e of a c tile reads the row (or column) slot it lies in.
+      int64_t nf = cast<VectorType>(v.getType()).getDimSize(1) / 8;
+      std::string x = "(" + e.str() + ")";
+      if (layoutOf(it->second) == "row")
+        return elem(it->second, "(" + x + " / " + std::to_string(4 * nf) + ") * 2 + ((" + x +
+                                    " >> 1) & 1)");
+      return elem(it->second, "((" + x + " >> 2) % " + std::to_string(nf) + ") * 2 + (" + x + " & 1)");
+    }
     if (!isa<VectorType>(v.getType()) || isSplat(v))
       return ref(v);
     return ref(v) + "[" + e.str() + "]";
@@ -133,6 +190,299 @@ private:
     return "<?>";
   }
 
+
+  //===--- fragment layouts (attncc-atomize) -------------------------------===//
+
+  std::string layoutOf(Value v) {
+    if (auto r = dyn_cast<OpResult>(v)) {
+      if (auto a = r.getOwner()->getAttrOfType<StringAttr>("attncc.layout"))
+        return a.str();
+      if (auto f = dyn_cast<scf::ForOp>(r.getOwner()))
+        return layoutOf(f.getRegionIterArgs()[r.getResultNumber()]);
+      return "";
+    }
+    auto arg = cast<BlockArgument>(v);
+    if (auto f = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      if (auto ls = f->getAttrOfType<ArrayAttr>("attncc.layouts"))
+        if (arg.getArgNumber() >= 1 && arg.getArgNumber() - 1 < ls.size())
+          return cast<StringAttr>(ls[arg.getArgNumber() - 1]).str();
+    return "";
+  }
+  static int64_t dimOr1(VectorType t, int k) { return k < t.getRank() ? t.getDimSize(k) : 1; }
+  /// Elements one thread holds of vector `v`.
+  int64_t count(Value v) {
+    auto vt = cast<VectorType>(v.getType());
+    std::string l = layoutOf(v);
+    if (l.empty())
+      return vt.getNumElements();
+    if (l == "c") return fm * (vt.getDimSize(1) / 8) * 4;
+    if (l == "row") return fm * 2;
+    if (l == "col") return (vt.getNumElements() / 8) * 2;
+    if (l == "a") return fm * (vt.getDimSize(1) / 16) * 8;
+    if (l == "b.nk" || l == "b.kn") return vt.getNumElements() / 32;
+    return 0; // smem: not a register array
+  }
+  /// The logical coordinates (one per vector dimension) of element `e` of a
+  /// value in layout `l`.
+  SmallVector<std::string> coords(VectorType vt, const std::string &l, const std::string &e) {
+    std::string x = "(" + e + ")";
+    std::string w0 = "warp * " + std::to_string(fm * 16);
+    auto n = [](int64_t v) { return std::to_string(v); };
+    if (l == "c") {
+      int64_t nf = vt.getDimSize(1) / 8;
+      return {w0 + " + (" + x + " / " + n(4 * nf) + ") * 16 + ((" + x + " >> 1) & 1) * 8 + g",
+              "((" + x + " >> 2) % " + n(nf) + ") * 8 + 2 * t4 + (" + x + " & 1)"};
+    }
+    if (l == "row") {
+      std::string r = w0 + " + (" + x + " >> 1) * 16 + (" + x + " & 1) * 8 + g";
+      return vt.getRank() == 2 ? SmallVector<std::string>{r, "0"} : SmallVector<std::string>{r};
+    }
+    if (l == "col") {
+      std::string c = "(" + x + " >> 1) * 8 + 2 * t4 + (" + x + " & 1)";
+      return vt.getRank() == 2 ? SmallVector<std::string>{"0", c} : SmallVector<std::string>{c};
+    }
+    if (l == "a") {
+      int64_t kc = vt.getDimSize(1) / 16;
+      return {w0 + " + (" + x + " / " + n(8 * kc) + ") * 16 + g + 8 * ((" + x + " >> 1) & 1)",
+              "((" + x + " >> 3) % " + n(kc) + ") * 16 + 8 * ((" + x + " >> 2) & 1) + 2 * t4 + (" +
+                  x + " & 1)"};
+    }
+    // b.nk [N x K] / b.kn [K x N]: element (nf, kc, r, x) is B(k, n) with
+    // n = nf*8 + g, k = kc*16 + 8r + 2t + x.
+    bool kn = l == "b.kn";
+    int64_t kdim = kn ? vt.getDimSize(0) : vt.getDimSize(1);
+    int64_t kc = kdim / 16;
+    std::string nn = "(" + x + " / " + n(4 * kc) + ") * 8 + g";
+    std::string kk = "((" + x + " >> 2) % " + n(kc) + ") * 16 + 8 * ((" + x + " >> 1) & 1) + 2 * t4 + (" +
+                     x + " & 1)";
+    return kn ? SmallVector<std::string>{kk, nn} : SmallVector<std::string>{nn, kk};
+  }
+  /// Whether this thread is the one that writes a replicated element.
+  static std::string owner(const std::string &l) {
+    if (l == "row") return "t4 == 0";
+    if (l == "col") return "g == 0 && warp == 0";
+    return "";
+  }
+
+  /// Memory indices of a transfer's element at vector coordinates `c`, and
+  /// the out-of-bounds test of its dimensions that are not in bounds.
+  void transferIndex(Operation *op, Value mem, ValueRange indices, AffineMap pm,
+                     ArrayRef<bool> inBounds, ArrayRef<std::string> c,
+                     SmallVector<std::string> &idx, std::string &ok) {
+    for (Value i : indices)
+      idx.push_back(ref(i));
+    for (unsigned j = 0; j < pm.getNumResults(); ++j) {
+      unsigned d = cast<AffineDimExpr>(pm.getResult(j)).getPosition();
+      idx[d] = "(" + idx[d] + " + " + c[j] + ")";
+      if (!inBounds[j])
+        ok += (ok.empty() ? "" : " && ") + idx[d] + " < " + dims[mem][d];
+    }
+  }
+  std::string offsetOf(Value m, ArrayRef<std::string> idx) {
+    SmallVector<std::string> &d = dims[m];
+    std::string acc = idx[0];
+    for (size_t k = 1; k < idx.size(); ++k)
+      acc = "(" + acc + ") * " + d[k] + " + " + idx[k];
+    return acc;
+  }
+
+  LogicalResult emitTransferRead(vector::TransferReadOp op) {
+    std::string l = layoutOf(op.getResult());
+    if (l.empty())
+      return op.emitOpError("needs a layout (attncc-atomize) to be emitted");
+    if (l == "smem")
+      return emitStage(op);
+    auto vt = op.getVectorType();
+    std::string n = define(op.getResult());
+    int64_t cnt = count(op.getResult());
+    SmallVector<bool> inb;
+    for (unsigned j = 0; j < vt.getRank(); ++j)
+      inb.push_back(op.isDimInBounds(j));
+    SmallVector<std::string> idx;
+    std::string ok;
+    transferIndex(op, op.getBase(), op.getIndices(), op.getPermutationMap(), inb,
+                  coords(vt, l, "e"), idx, ok);
+    os << scalarType(vt) << " " << n << "[" << cnt << "];\n";
+    os << "#pragma unroll\n";
+    os << "for (int e = 0; e < " << cnt << "; ++e) " << n << "[e] = ";
+    std::string load = ref(op.getBase()) + "[" + offsetOf(op.getBase(), idx) + "]";
+    if (ok.empty())
+      os << load << ";\n";
+    else
+      os << "(" << ok << ") ? " << load << " : " << ref(op.getPadding()) << ";\n";
+    return success();
+  }
+
+  LogicalResult emitTransferWrite(vector::TransferWriteOp op) {
+    Value v = op.getValueToStore();
+    std::string l = layoutOf(v);
+    if (l.empty() || l == "smem" || l == "a" || StringRef(l).starts_with("b"))
+      return op.emitOpError("cannot store a vector in layout '") << l << "'";
+    auto vt = cast<VectorType>(v.getType());
+    SmallVector<bool> inb;
+    for (unsigned j = 0; j < vt.getRank(); ++j)
+      inb.push_back(op.isDimInBounds(j));
+    SmallVector<std::string> idx;
+    std::string ok = owner(l);
+    transferIndex(op, op.getBase(), op.getIndices(), op.getPermutationMap(), inb,
+                  coords(vt, l, "e"), idx, ok);
+    os << "#pragma unroll\n";
+    os << "for (int e = 0; e < " << count(v) << "; ++e) ";
+    if (!ok.empty())
+      os << "if (" << ok << ") ";
+    os << ref(op.getBase()) << "[" << offsetOf(op.getBase(), idx) << "] = " << elem(v, "e") << ";\n";
+    return success();
+  }
+
+  /// A staged block: every thread copies 16-byte chunks of the R x C block
+  /// into its __shared__ array (cp.async, or loads and stores for sync);
+  /// rows past the end are zero-filled. The contraction waits at first use.
+  LogicalResult emitStage(vector::TransferReadOp op) {
+    auto vt = op.getVectorType();
+    std::string buf = smemOf[op.getResult()];
+    int64_t rows = vt.getDimSize(0), cols = vt.getDimSize(1), stride = smemStride[op.getResult()];
+    int64_t chunksPerRow = cols * vt.getElementTypeBitWidth() / 8 / 16;
+    int64_t per = cols / chunksPerRow;
+    bool cp = cast<StringAttr>(op->getAttr("attncc.stage")).getValue().starts_with("cp");
+    names[op.getResult()] = buf;
+    if (!inIssueRun)
+      os << "__syncthreads(); // every warp is done with the previous blocks\n";
+    std::string c = fresh("chunk");
+    os << "// " << buf << ": " << rows << "x" << cols << " block -> shared memory ("
+       << (cp ? "cp.async" : "sync") << ")\n";
+    os << "for (int " << c << " = threadIdx.x; " << c << " < " << rows * chunksPerRow << "; " << c
+       << " += " << warps * 32 << ") {\n";
+    os.indent();
+    std::string r = "(" + c + " / " + std::to_string(chunksPerRow) + ")";
+    std::string col = "(" + c + " % " + std::to_string(chunksPerRow) + ") * " + std::to_string(per);
+    SmallVector<bool> inb{op.isDimInBounds(0), true};
+    SmallVector<std::string> idx;
+    std::string ok;
+    transferIndex(op, op.getBase(), op.getIndices(), op.getPermutationMap(), inb, {r, col}, idx, ok);
+    std::string okv = fresh("in");
+    os << "const bool " << okv << " = " << (ok.empty() ? "true" : ok) << ";\n";
+    std::string src = "&" + ref(op.getBase()) + "[" + okv + " ? " + offsetOf(op.getBase(), idx) + " : 0]";
+    std::string dst = "&" + buf + "[" + r + " * " + std::to_string(stride) + " + " + col + "]";
+    if (cp)
+      os << "attncc_cp_async16(" << dst << ", " << src << ", " << okv << ");\n";
+    else
+      os << "*reinterpret_cast<uint4 *>(" << dst << ") = " << okv
+         << " ? *reinterpret_cast<const uint4 *>(" << src << ") : make_uint4(0, 0, 0, 0);\n";
+    os.unindent();
+    os << "}\n";
+    if (cp)
+      os << "attncc_cp_async_commit();\n";
+    pendingStages.push_back(op.getResult());
+    inIssueRun = true;
+    return success();
+  }
+
+  /// Before a staged block is read: wait for its copy (later copies may stay
+  /// in flight) and for every thread's part of it.
+  void waitFor(Value staged) {
+    auto it = llvm::find(pendingStages, staged);
+    if (it == pendingStages.end())
+      return;
+    int64_t after = pendingStages.end() - it - 1;
+    bool cp = cast<StringAttr>(staged.getDefiningOp()->getAttr("attncc.stage")).getValue().starts_with("cp");
+    if (cp)
+      os << "attncc_cp_async_wait<" << after << ">();\n";
+    os << "__syncthreads(); // " << smemOf[staged] << " is in shared memory\n";
+    pendingStages.erase(pendingStages.begin(), it + 1);
+  }
+
+  LogicalResult emitMultiReduction(vector::MultiDimReductionOp op) {
+    auto src = cast<VectorType>(op.getSourceVectorType());
+    if (layoutOf(op.getSource()) != "c" || layoutOf(op.getResult()) != "row" ||
+        op.getReductionDims() != ArrayRef<int64_t>{1})
+      return op.emitOpError("only a row reduction of a c tile can be emitted");
+    std::string f;
+    if (op.getKind() == vector::CombiningKind::MAXIMUMF) f = "fmaxf";
+    else if (op.getKind() != vector::CombiningKind::ADD)
+      return op.emitOpError("only <maximumf> and <add> row reductions can be emitted");
+    auto comb = [&](const std::string &a, const std::string &b) {
+      return f.empty() ? "(" + a + " + " + b + ")" : f + "(" + a + ", " + b + ")";
+    };
+    int64_t nf = src.getDimSize(1) / 8;
+    std::string n = define(op.getResult());
+    std::string x = fresh("x");
+    os << "float " << n << "[" << fm * 2 << "];\n";
+    os << "#pragma unroll\nfor (int slot = 0; slot < " << fm * 2 << "; ++slot) {\n";
+    os.indent();
+    std::string at = "(((slot >> 1) * " + std::to_string(nf) + " + nf) * 2 + (slot & 1)) * 2 + ";
+    os << "float " << x << " = " << elem(op.getSource(), "(((slot >> 1) * " + std::to_string(nf) + ") * 2 + (slot & 1)) * 2") << ";\n";
+    os << "#pragma unroll\nfor (int nf = 0; nf < " << nf << "; ++nf) {\n";
+    os << "  if (nf) " << x << " = " << comb(x, elem(op.getSource(), at + "0")) << ";\n";
+    os << "  " << x << " = " << comb(x, elem(op.getSource(), at + "1")) << ";\n";
+    os << "}\n";
+    os << x << " = " << comb(x, "__shfl_xor_sync(0xffffffffu, " + x + ", 1)") << ";\n";
+    os << x << " = " << comb(x, "__shfl_xor_sync(0xffffffffu, " + x + ", 2)") << ";\n";
+    os << n << "[slot] = " << comb(x, elem(op.getAcc(), "slot")) << ";\n";
+    os.unindent();
+    os << "}\n";
+    return success();
+  }
+
+  /// acc + lhs * rhs on mma.sync.m16n8k16: per warp FM x NF x KC atoms.
+  LogicalResult emitContract(vector::ContractionOp op) {
+    auto acc = cast<VectorType>(op.getAccType());
+    auto lhsT = cast<VectorType>(op.getLhsType());
+    int64_t nfN = acc.getDimSize(1) / 8, kc = lhsT.getDimSize(1) / 16;
+    bool bf = lhsT.getElementType().isBF16();
+    std::string ll = layoutOf(op.getLhs()), rl = layoutOf(op.getRhs());
+    bool kn = op.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, op.getContext());
+    if (rl == "smem")
+      waitFor(op.getRhs());
+    std::string n = define(op.getResult());
+    int64_t cnt = count(op.getResult());
+    os << "// " << n << ": " << acc.getDimSize(0) << "x" << acc.getDimSize(1) << "x"
+       << lhsT.getDimSize(1) << " on mma.m16n8k16 (" << fm << "x" << nfN << "x" << kc
+       << " atoms per warp)\n";
+    os << "float " << n << "[" << cnt << "];\n#pragma unroll\n";
+    os << "for (int e = 0; e < " << cnt << "; ++e) " << n << "[e] = " << elem(op.getAcc(), "e") << ";\n";
+    os << "#pragma unroll\nfor (int kc = 0; kc < " << kc << "; ++kc) {\n";
+    os.indent();
+    os << "#pragma unroll\nfor (int nf = 0; nf < " << nfN << "; ++nf) {\n";
+    os.indent();
+    os << "unsigned b[2];\n";
+    if (rl == "smem") {
+      std::string buf = smemOf[op.getRhs()];
+      std::string st = std::to_string(smemStride[op.getRhs()]);
+      if (kn)
+        os << "attncc_ldmatrix_x2_trans(b, &" << buf << "[(kc * 16 + (lane & 7) + ((lane >> 3) & 1) * 8) * "
+           << st << " + nf * 8]);\n";
+      else
+        os << "attncc_ldmatrix_x2(b, &" << buf << "[(nf * 8 + (lane & 7)) * " << st
+           << " + kc * 16 + ((lane >> 3) & 1) * 8]);\n";
+    } else if (rl == "b.nk" || rl == "b.kn") {
+      std::string at = "((nf * " + std::to_string(kc) + " + kc) * 2 + r) * 2";
+      os << "#pragma unroll\nfor (int r = 0; r < 2; ++r) b[r] = attncc_pack(" << elem(op.getRhs(), at)
+         << ", " << elem(op.getRhs(), at + " + 1") << ");\n";
+    } else {
+      return op.emitOpError("right operand layout '") << rl << "' cannot feed mma.sync";
+    }
+    os << "#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) {\n";
+    os.indent();
+    std::string at;
+    if (ll == "a")
+      at = "((fm * " + std::to_string(kc) + " + kc) * 4 + r) * 2";
+    else if (ll == "c") // C fragments (n8 pairs) are the A fragment of k16
+      at = "((fm * " + std::to_string(2 * kc) + " + 2 * kc + (r >> 1)) * 2 + (r & 1)) * 2";
+    else
+      return op.emitOpError("left operand layout '") << ll << "' cannot feed mma.sync";
+    os << "unsigned a[4];\n#pragma unroll\nfor (int r = 0; r < 4; ++r) a[r] = attncc_pack("
+       << elem(op.getLhs(), at) << ", " << elem(op.getLhs(), at + " + 1") << ");\n";
+    os << (bf ? "attncc_mma_bf16" : "attncc_mma_f16") << "(&" << n << "[(fm * " << nfN
+       << " + nf) * 4], a, b);\n";
+    os.unindent();
+    os << "}\n";
+    os.unindent();
+    os << "}\n";
+    os.unindent();
+    os << "}\n";
+    return success();
+  }
+
   //===--- statements ----------------------------------------------------===//
 
   /// `T name = F(operands...)` for a scalar result, or an unrolled loop for a
@@ -149,11 +499,12 @@ private:
         a.push_back(elem(v, e));
       return a;
     };
-    if (auto vt = dyn_cast<VectorType>(r.getType())) {
-      os << t << " " << name << "[" << vt.getNumElements() << "];\n";
+    if (isa<VectorType>(r.getType())) {
+      curLayout = layoutOf(r);
+      int64_t n = count(r);
+      os << t << " " << name << "[" << n << "];\n";
       os << "#pragma unroll\n";
-      os << "for (int e = 0; e < " << vt.getNumElements() << "; ++e) " << name << "[e] = "
-         << f(args("e")) << ";\n";
+      os << "for (int e = 0; e < " << n << "; ++e) " << name << "[e] = " << f(args("e")) << ";\n";
     } else {
       os << "const " << t << " " << name << " = " << f(args("")) << ";\n";
     }
@@ -209,21 +560,22 @@ private:
 
   /// Assigns the yielded values to the variables `targets` (scf.for iter
   /// args or scf.if results).
-  void assign(ArrayRef<std::string> targets, ValueRange values) {
-    for (auto [t, v] : llvm::zip(targets, values)) {
-      if (auto vt = dyn_cast<VectorType>(v.getType())) {
+  /// `like` are the values the targets stand for (their layouts size the copy).
+  void assign(ArrayRef<std::string> targets, ValueRange values, ValueRange like) {
+    for (auto [t, v, l] : llvm::zip(targets, values, like)) {
+      if (isa<VectorType>(v.getType())) {
         os << "#pragma unroll\n";
-        os << "for (int e = 0; e < " << vt.getNumElements() << "; ++e) " << t
-           << "[e] = " << elem(v, "e") << ";\n";
+        os << "for (int e = 0; e < " << count(l) << "; ++e) " << t << "[e] = " << elem(v, "e")
+           << ";\n";
       } else if (t != ref(v)) {
         os << t << " = " << ref(v) << ";\n";
       }
     }
   }
-  void declareVar(const std::string &name, Type t) {
-    os << scalarType(t) << " " << name;
-    if (auto vt = dyn_cast<VectorType>(t))
-      os << "[" << vt.getNumElements() << "]";
+  void declareVar(const std::string &name, Value v) {
+    os << scalarType(v.getType()) << " " << name;
+    if (isa<VectorType>(v.getType()))
+      os << "[" << count(v) << "]";
     os << ";\n";
   }
 
@@ -232,10 +584,10 @@ private:
     for (auto [arg, init, res] : llvm::zip(f.getRegionIterArgs(), f.getInitArgs(), f.getResults())) {
       std::string n = define(arg);
       names[res] = n;
-      declareVar(n, arg.getType());
+      declareVar(n, arg);
       vars.push_back(n);
     }
-    assign(vars, f.getInitArgs());
+    assign(vars, f.getInitArgs(), f.getRegionIterArgs());
     std::string iv = define(f.getInductionVar());
     os << "for (long long " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
        << ref(f.getUpperBound()) << "; " << iv << " += " << ref(f.getStep()) << ") {\n";
@@ -251,18 +603,18 @@ private:
       SmallVector<std::string> tmps;
       for (Value v : yield.getOperands()) {
         std::string t = fresh("next");
-        declareVar(t, v.getType());
+        declareVar(t, v);
         tmps.push_back(t);
       }
-      assign(tmps, yield.getOperands());
+      assign(tmps, yield.getOperands(), f.getRegionIterArgs());
       for (auto [var, tmp, v] : llvm::zip(vars, tmps, yield.getOperands()))
-        if (auto vt = dyn_cast<VectorType>(v.getType()))
-          os << "for (int e = 0; e < " << vt.getNumElements() << "; ++e) " << var << "[e] = " << tmp
+        if (isa<VectorType>(v.getType()))
+          os << "for (int e = 0; e < " << count(v) << "; ++e) " << var << "[e] = " << tmp
              << "[e];\n";
         else
           os << var << " = " << tmp << ";\n";
     } else {
-      assign(vars, yield.getOperands());
+      assign(vars, yield.getOperands(), f.getRegionIterArgs());
     }
     os.unindent();
     os << "}\n";
@@ -273,21 +625,21 @@ private:
     SmallVector<std::string> vars;
     for (Value r : op.getResults()) {
       std::string n = define(r);
-      declareVar(n, r.getType());
+      declareVar(n, r);
       vars.push_back(n);
     }
     os << "if (" << ref(op.getCondition()) << ") {\n";
     os.indent();
     if (failed(emitBlock(op.getThenRegion().front())))
       return failure();
-    assign(vars, op.thenYield().getOperands());
+    assign(vars, op.thenYield().getOperands(), op.getResults());
     os.unindent();
     if (!op.getElseRegion().empty()) {
       os << "} else {\n";
       os.indent();
       if (failed(emitBlock(op.getElseRegion().front())))
         return failure();
-      assign(vars, op.elseYield().getOperands());
+      assign(vars, op.elseYield().getOperands(), op.getResults());
       os.unindent();
     }
     os << "}\n";
@@ -369,6 +721,10 @@ private:
   }
 
   LogicalResult emitOp(Operation &op) {
+    if (!isa<arith::ConstantOp, vector::TransferReadOp>(op))
+      inIssueRun = false;
+    else if (auto r = dyn_cast<vector::TransferReadOp>(op); r && layoutOf(r.getResult()) != "smem")
+      inIssueRun = false;
     return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
         .Case([&](arith::ConstantOp c) {
           names[c.getResult()] = literal(c.getValue());
@@ -423,11 +779,27 @@ private:
         .Case([&](math::AbsFOp o) { return elementwise(o, call("fabsf")); })
         .Case([&](math::SqrtOp o) { return elementwise(o, call("sqrtf")); })
         .Case([&](vector::BroadcastOp o) -> LogicalResult {
-          if (isa<VectorType>(o.getSource().getType()))
-            return o.emitOpError("only scalar broadcasts are supported");
+          if (isa<VectorType>(o.getSource().getType())) {
+            std::string l = layoutOf(o.getSource());
+            if (layoutOf(o.getResult()) != "c" || (l != "row" && l != "col"))
+              return o.emitOpError("only scalar broadcasts and row/col -> c broadcasts are supported");
+            spreadOf[o.getResult()] = o.getSource();
+            return success();
+          }
           broadcastOf[o.getResult()] = o.getSource();
           return success();
         })
+        .Case([&](vector::ShapeCastOp o) -> LogicalResult {
+          if (layoutOf(o.getResult()).empty() || layoutOf(o.getResult()) != layoutOf(o.getSource()))
+            return o.emitOpError("only layout-preserving shape casts are supported");
+          names[o.getResult()] = ref(o.getSource());
+          return success();
+        })
+        .Case([&](vector::StepOp o) { return success(); }) // computed at each use
+        .Case([&](vector::MultiDimReductionOp o) { return emitMultiReduction(o); })
+        .Case([&](vector::ContractionOp o) { return emitContract(o); })
+        .Case([&](vector::TransferReadOp o) { return emitTransferRead(o); })
+        .Case([&](vector::TransferWriteOp o) { return emitTransferWrite(o); })
         .Case([&](vector::ReductionOp o) { return emitReduction(o); })
         .Case([&](vector::LoadOp o) { return emitVectorLoad(o); })
         .Case([&](vector::StoreOp o) { return emitVectorStore(o); })
@@ -479,6 +851,8 @@ bool isWritten(Value m) {
       return s.getMemRef() == m;
     if (auto s = dyn_cast<vector::StoreOp>(u))
       return s.getBase() == m;
+    if (auto s = dyn_cast<vector::TransferWriteOp>(u))
+      return s.getBase() == m;
     return false;
   });
 }
@@ -519,6 +893,35 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     os << (i ? ",\n    " : "") << params[i];
   os << ") {\n";
   os.indent();
+  if (auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile")) {
+    warps = tile.getAs<IntegerAttr>("warps").getInt();
+    tileRows = tile.getAs<IntegerAttr>("rows").getInt();
+    fm = tileRows / (16 * warps);
+    for (const char *v : {"lane", "warp", "g", "t4", "e", "slot", "kc", "nf", "fm", "r", "a", "b"})
+      taken[v] = 1;
+    os << "// " << warps << " warps, each " << fm * 16 << " rows of the " << tileRows
+       << "-row tile; lane = (g, t4) as in the mma fragment figures\n";
+    os << "const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t4 = lane & 3;\n";
+    WalkResult bad = f.walk([&](vector::TransferReadOp r) {
+      auto st = r->getAttrOfType<StringAttr>("attncc.stage");
+      if (!st)
+        return WalkResult::advance();
+      auto vt = r.getVectorType();
+      int64_t pad = st.getValue().ends_with(".pad") ? 128 / vt.getElementTypeBitWidth() : 0;
+      int64_t stride = vt.getDimSize(1) + pad;
+      std::string base = "block";
+      if (auto nl = dyn_cast<NameLoc>(r.getLoc()))
+        base = nl.getName().str();
+      std::string buf = fresh(base + "_smem");
+      smemOf[r.getResult()] = buf;
+      smemStride[r.getResult()] = stride;
+      os << "__shared__ __align__(128) " << scalarType(vt) << " " << buf << "["
+         << vt.getDimSize(0) * stride << "];" << (pad ? " // rows padded by 16 bytes" : "") << "\n";
+      return WalkResult::advance();
+    });
+    if (bad.wasInterrupted())
+      return failure();
+  }
   if (failed(emitBlock(f.getBody().front())))
     return failure();
   os.unindent();
@@ -533,6 +936,13 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
   os << "// Generated by attncc for " << target.arch << ". One thread per point of each map;\n"
      << "// the streamed fold is the loop inside. Do not edit: change the schedule.\n"
      << "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n\n";
+  bool tiled = false;
+  module.walk([&](gpu::GPUFuncOp f) {
+    if (f->hasAttr("attncc.tile"))
+      tiled = true;
+  });
+  if (tiled)
+    os << kTensorCorePrelude;
   WalkResult r = module.walk([&](gpu::GPUFuncOp f) {
     if (!f.isKernel())
       return WalkResult::advance();

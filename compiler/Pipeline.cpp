@@ -55,6 +55,8 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createExpandCarrier());
     fn.addPass(createCanonicalizerPass());
     fn.addPass(createCSEPass());
+    fn.addPass(mlir::attncc::createHoist());        // the Q tile once per CTA
+    fn.addPass(mlir::attncc::createStage());        // STAGE@kv: blocks through shared memory
   }
   if (from != Stage::Tile && to == Stage::Tile) {
     OpPassManager &fn = pm.nest<func::FuncOp>();
@@ -64,6 +66,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(createGpuKernelOutliningPass());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
+    pm.addPass(mlir::attncc::createAtomize());      // fragment layouts for mma.sync
   }
 }
 

@@ -367,6 +367,7 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     }
     map.erase();
 
+    fn->setAttr("attncc.schedule", reduce.getScheduleAttr());
     Builder fb(fn.getContext());
     fn->setAttr("attncc.cta",
                 fb.getDictionaryAttr({fb.getNamedAttr("threads", fb.getI64IntegerAttr(tile.wm * tile.wn * 32)),

@@ -144,6 +144,48 @@ def Partition : Pass<"attncc-partition", "func::FuncOp"> {
                            "::mlir::vector::VectorDialect", "::mlir::math::MathDialect"];
 }
 
+def Hoist : Pass<"attncc-hoist", "func::FuncOp"> {
+  let summary = "Move loop-invariant reads of buffers the function never writes out of scf.for";
+  let description = [{
+    A read (`vector.transfer_read`, `vector.load`, `memref.load`) at the top
+    level of an `scf.for` body whose operands are all defined outside the
+    loop moves in front of the loop when nothing in the function writes its
+    buffer. For a partitioned fold, the Q tile is then read once per CTA.
+  }];
+}
+
+def Stage : Pass<"attncc-stage", "func::FuncOp"> {
+  let summary = "STAGE@<axis>=d1/sync|cp[/pad]: the contract's block operands go through shared memory";
+  let description = [{
+    Reads the schedule the function carries (`attncc.schedule`, copied there
+    by attncc-partition). For each `vector.contract` in the fold whose
+    right-hand operand is a `vector.transfer_read` of the block, the read is
+    marked `attncc.stage = "sync"|"cp"[".pad"]` and moved to the top of the
+    loop body, so the copies of all blocks are issued before the first
+    contraction uses one. attncc-atomize gives a marked read the shared-memory
+    layout; the emitter issues it as cooperative copies (`cp.async` for cp)
+    and waits for it at its first use.
+
+    Refused, with the reason: depths above 1, `ring`, `tma` and `swz128`
+    (not built yet), and operands whose rows are not 16-byte multiples.
+  }];
+}
+
+def Atomize : Pass<"attncc-atomize", "ModuleOp"> {
+  let summary = "Give CTA-wide tile vectors mma.sync fragment layouts (m16n8k16)";
+  let description = [{
+    For each outlined kernel holding `vector.contract` tiles: checks that the
+    tiles divide into m16n8k16 atoms over the CTA's warps, marks each
+    contraction `attncc.atom = "mma.m16n8k16"`, and gives every vector value
+    a layout (`attncc.layout`): `c` (accumulator fragments), `row` / `col`
+    (the rows / columns of c a thread holds), `a` (A fragments read from
+    memory), `b.nk` / `b.kn` (B fragments read from memory) or `smem` (a
+    block staged by attncc-stage, read with ldmatrix). The kernel records
+    `attncc.tile = {warps, rows}`. The CUDA emitter turns each op into the
+    per-thread code of its layout.
+  }];
+}
+
 def StreamReduce : Pass<"attncc-stream-reduce", "func::FuncOp"> {
   let summary = "Move 1: stream the reduce axis through scf.for with the state in iter_args";
   let description = [{

@@ -1,0 +1,232 @@
+//===- Atomize.cpp - attncc-atomize (CTA-wide vectors onto mma.sync) ------===//
+//
+// Pre:  outlined kernels (gpu.func with known_block_size) whose body holds
+//       CTA-wide 2-D vector ops from attncc-partition: vector.contract of an
+//       M-row tile, multi_reduction over its rows, broadcasts, elementwise.
+// Post: every vector value of such a kernel carries the layout that says
+//       which thread holds which element (attncc.layout on its op,
+//       attncc.layouts on an scf.for for its iter_args), each contraction is
+//       marked attncc.atom = "mma.m16n8k16", and the kernel records
+//       attncc.tile = {warps = W, rows = M}. The emitter reads nothing else.
+//
+// Layouts (warp w owns rows [w*FM*16, (w+1)*FM*16), FM = M / (16 W); a lane
+// is (g, t) = (lane / 4, lane % 4), as in the PTX fragment figures):
+//   c      [M x N] accumulator fragments: (row g|g+8, cols 2t, 2t+1) per 16x8
+//   row    [M] or [M x 1]: the rows of c a thread holds (shared by 4 lanes)
+//   col    [N] or [1 x N]: the columns of c a thread holds (shared by rows)
+//   a      [M x K] A-operand fragments of m16n8k16, read straight from memory
+//   b.nk / b.kn  [N x K] / [K x N] B-operand fragments, read straight from
+//                memory (no STAGE)
+//   smem   a block staged in shared memory (marked by attncc-stage), read by
+//          the contraction with ldmatrix
+// A contraction's left operand may also be in c: a C fragment pair is an A
+// fragment (P = softmax(S) feeds P*V from registers).
+//
+// Assignment is unification: a contraction fixes its result, accumulator and
+// operands; elementwise ops, scf.for iter_args and shape casts give their
+// values one layout; a row reduction maps c to row; a broadcast maps row or
+// col to c. Splat constants, scalar broadcasts and vector.step are
+// layout-free (each user computes them in its own layout). A value
+// left without a layout, or asked for two, is an error naming it.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/MonoidDialect.h"
+#include "passes/Passes.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#define DEBUG_TYPE "attncc-atomize"
+
+namespace mlir::attncc {
+#define GEN_PASS_DEF_ATOMIZE
+#include "passes/Passes.h.inc"
+} // namespace mlir::attncc
+
+using namespace mlir;
+
+namespace {
+
+bool isFree(Value v) {
+  if (!isa<VectorType>(v.getType()))
+    return true;
+  if (auto c = v.getDefiningOp<arith::ConstantOp>())
+    return isa<SplatElementsAttr>(c.getValue());
+  if (auto b = v.getDefiningOp<vector::BroadcastOp>())
+    return !isa<VectorType>(b.getSource().getType());
+  // [0, 1, ...] is computed where it is used, in the user's layout (CSE may
+  // have merged the row and the key index vectors into one).
+  return isa_and_nonnull<vector::StepOp>(v.getDefiningOp());
+}
+
+class Assigner {
+public:
+  DenseMap<Value, std::string> layout;
+  bool changed = false;
+  LogicalResult status = success();
+
+  void set(Value v, StringRef l, Operation *why) {
+    if (isFree(v) || failed(status))
+      return;
+    auto it = layout.find(v);
+    if (it == layout.end()) {
+      layout[v] = l.str();
+      changed = true;
+    } else if (it->second != l) {
+      status = why->emitOpError("attncc-atomize: a value needs two layouts, '")
+               << it->second << "' and '" << l << "'";
+    }
+  }
+  /// Gives all of `vals` one layout if any of them has one.
+  void unify(ArrayRef<Value> vals, Operation *why) {
+    std::string known;
+    for (Value v : vals)
+      if (auto it = layout.find(v); it != layout.end() && !isFree(v)) {
+        known = it->second;
+        break;
+      }
+    if (!known.empty())
+      for (Value v : vals)
+        set(v, known, why);
+  }
+  std::string of(Value v) {
+    auto it = layout.find(v);
+    return it == layout.end() ? "" : it->second;
+  }
+
+  void visit(Operation *op) {
+    llvm::TypeSwitch<Operation *>(op)
+        .Case([&](vector::ContractionOp c) {
+          set(c.getResult(), "c", c);
+          set(c.getAcc(), "c", c);
+          auto lr = c.getLhs().getDefiningOp<vector::TransferReadOp>();
+          set(c.getLhs(), lr && !lr->hasAttr("attncc.stage") ? "a" : (lr ? "smem" : "c"), c);
+          auto rr = c.getRhs().getDefiningOp<vector::TransferReadOp>();
+          bool kn = c.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, c.getContext());
+          if (rr && rr->hasAttr("attncc.stage"))
+            set(c.getRhs(), "smem", c);
+          else
+            set(c.getRhs(), kn ? "b.kn" : "b.nk", c);
+        })
+        .Case([&](vector::MultiDimReductionOp r) {
+          set(r.getSource(), "c", r);
+          set(r.getResult(), "row", r);
+          set(r.getAcc(), "row", r);
+        })
+        .Case([&](vector::ShapeCastOp s) { unify({s.getSource(), s.getResult()}, s); })
+        .Case([&](vector::BroadcastOp b) {
+          auto src = dyn_cast<VectorType>(b.getSource().getType());
+          if (!src)
+            return;
+          set(b.getResult(), "c", b);
+          bool rowVec = src.getRank() == 2 && src.getDimSize(1) == 1;
+          set(b.getSource(), rowVec ? "row" : "col", b);
+        })
+        .Case([&](scf::ForOp f) {
+          auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
+          for (unsigned i = 0; i < f.getNumRegionIterArgs(); ++i)
+            unify({f.getInitArgs()[i], f.getRegionIterArgs()[i], yield.getOperand(i),
+                   f.getResult(i)},
+                  f);
+        })
+        .Default([&](Operation *o) {
+          if (!isa<arith::ArithDialect, math::MathDialect>(o->getDialect()))
+            return;
+          SmallVector<Value> vals;
+          for (Value v : o->getOperands())
+            if (isa<VectorType>(v.getType()))
+              vals.push_back(v);
+          for (Value v : o->getResults())
+            if (isa<VectorType>(v.getType()))
+              vals.push_back(v);
+          unify(vals, o);
+        });
+  }
+};
+
+struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
+  LogicalResult atomize(gpu::GPUFuncOp f) {
+    bool tiled = false;
+    f.walk([&](vector::ContractionOp) { tiled = true; });
+    if (!tiled)
+      return success();
+    auto block = f.getKnownBlockSizeAttr();
+    if (!block)
+      return f.emitOpError("attncc-atomize needs known_block_size");
+    int64_t threads = int64_t(block[0]) * block[1] * block[2];
+    if (threads % 32)
+      return f.emitOpError("attncc-atomize: ") << threads << " threads is not whole warps";
+    int64_t warps = threads / 32, rows = 0;
+
+    // Shapes the m16n8k16 atom can tile.
+    WalkResult shapes = f.walk([&](vector::ContractionOp c) {
+      auto lhs = cast<VectorType>(c.getLhsType());
+      auto rhs = cast<VectorType>(c.getRhsType());
+      auto acc = dyn_cast<VectorType>(c.getAccType());
+      Type le = lhs.getElementType(), re = rhs.getElementType();
+      if (!acc || acc.getRank() != 2 || !acc.getElementType().isF32() || le != re ||
+          !(le.isF16() || le.isBF16())) {
+        c.emitOpError("attncc-atomize: the mma.sync atom contracts f16 or bf16 into f32 tiles");
+        return WalkResult::interrupt();
+      }
+      int64_t m = acc.getDimSize(0), n = acc.getDimSize(1), k = lhs.getDimSize(1);
+      if (rows == 0)
+        rows = m;
+      if (m != rows || m % (16 * warps) || n % 8 || k % 16) {
+        c.emitOpError("attncc-atomize: a ")
+            << m << "x" << n << "x" << k << " contraction over " << warps
+            << " warps does not divide into m16n8k16 atoms (rows a multiple of " << 16 * warps
+            << ", columns of 8, depth of 16)";
+        return WalkResult::interrupt();
+      }
+      c->setAttr("attncc.atom", StringAttr::get(c.getContext(), "mma.m16n8k16"));
+      return WalkResult::advance();
+    });
+    if (shapes.wasInterrupted())
+      return failure();
+
+    Assigner as;
+    do {
+      as.changed = false;
+      f.walk([&](Operation *op) { as.visit(op); });
+      if (failed(as.status))
+        return failure();
+    } while (as.changed);
+
+    // Every vector value needs a layout; write them down.
+    Builder b(f.getContext());
+    WalkResult left = f.walk([&](Operation *op) {
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        SmallVector<Attribute> ls;
+        for (Value a : loop.getRegionIterArgs())
+          ls.push_back(b.getStringAttr(as.of(a)));
+        loop->setAttr("attncc.layouts", b.getArrayAttr(ls));
+        return WalkResult::advance();
+      }
+      if (op->getNumResults() != 1 || isFree(op->getResult(0)))
+        return WalkResult::advance();
+      std::string l = as.of(op->getResult(0));
+      if (l.empty()) {
+        op->emitOpError("attncc-atomize: no layout for this CTA-wide vector (it feeds no "
+                        "contraction, reduction or broadcast)");
+        return WalkResult::interrupt();
+      }
+      op->setAttr("attncc.layout", b.getStringAttr(l));
+      return WalkResult::advance();
+    });
+    if (left.wasInterrupted())
+      return failure();
+    f->setAttr("attncc.tile", b.getDictionaryAttr({b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
+                                                   b.getNamedAttr("rows", b.getI64IntegerAttr(rows))}));
+    return success();
+  }
+
+  void runOnOperation() override {
+    WalkResult r = getOperation().walk([&](gpu::GPUFuncOp f) {
+      return failed(atomize(f)) ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
