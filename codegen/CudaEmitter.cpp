@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/CudaEmitter.h"
+#include "ir/TileAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -100,6 +101,7 @@ private:
   DenseMap<Value, Value> spreadOf;      // vector.broadcast of a row/col vector -> its source
   DenseMap<Value, std::string> smemOf;  // staged block -> its __shared__ array
   DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
+  llvm::DenseMap<int64_t, std::string> ringBuf; // attncc.ring id -> its __shared__ array
   SmallVector<Value> pendingStages;     // copies issued, not yet waited for
   bool inIssueRun = false;              // the last statement issued a staged copy
   std::string curLayout;                // layout of the result being emitted
@@ -135,8 +137,6 @@ private:
   std::string elem(Value v, StringRef e) {
     if (auto it = broadcastOf.find(v); it != broadcastOf.end())
       return ref(it->second);
-    if (auto st = v.getDefiningOp<vector::StepOp>())
-      return "(long long)(" + coords(st.getType(), curLayout, e.str())[0] + ")";
     if (auto it = spreadOf.find(v); it != spreadOf.end()) {
       // Element e of a c tile reads the row (or column) slot it lies in.
       int64_t nf = cast<VectorType>(v.getType()).getDimSize(1) / 8;
@@ -192,6 +192,11 @@ private:
 
 
   //===--- fragment layouts (attncc-atomize) -------------------------------===//
+
+  static vector::TransferReadOp stagedRead(Value v) { return monoid::stagedRead(v); }
+  static bool isCp(Value staged) {
+    return stagedRead(staged)->getAttrOfType<StringAttr>("attncc.stage").getValue().starts_with("cp");
+  }
 
   std::string layoutOf(Value v) {
     if (auto r = dyn_cast<OpResult>(v)) {
@@ -343,10 +348,19 @@ private:
     int64_t rows = vt.getDimSize(0), cols = vt.getDimSize(1), stride = smemStride[op.getResult()];
     int64_t chunksPerRow = cols * vt.getElementTypeBitWidth() / 8 / 16;
     int64_t per = cols / chunksPerRow;
-    bool cp = cast<StringAttr>(op->getAttr("attncc.stage")).getValue().starts_with("cp");
-    names[op.getResult()] = buf;
+    bool cp = isCp(op.getResult());
     if (!inIssueRun)
       os << "__syncthreads(); // every warp is done with the previous blocks\n";
+    if (op->hasAttr("attncc.ring")) {
+      // A ring of 2: this copy fills the buffer the other one does not.
+      std::string p = define(op.getResult());
+      os << scalarType(vt) << " *" << p << " = " << buf << " + " << buf << "_slot * " << rows * stride
+         << ";\n";
+      os << buf << "_slot ^= 1;\n";
+      buf = p;
+    } else {
+      names[op.getResult()] = buf;
+    }
     std::string c = fresh("chunk");
     os << "// " << buf << ": " << rows << "x" << cols << " block -> shared memory ("
        << (cp ? "cp.async" : "sync") << ")\n";
@@ -384,11 +398,22 @@ private:
     if (it == pendingStages.end())
       return;
     int64_t after = pendingStages.end() - it - 1;
-    bool cp = cast<StringAttr>(staged.getDefiningOp()->getAttr("attncc.stage")).getValue().starts_with("cp");
-    if (cp)
+    if (isCp(staged))
       os << "attncc_cp_async_wait<" << after << ">();\n";
-    os << "__syncthreads(); // " << smemOf[staged] << " is in shared memory\n";
+    os << "__syncthreads(); // " << ref(staged) << " is in shared memory\n";
     pendingStages.erase(pendingStages.begin(), it + 1);
+  }
+
+  LogicalResult emitStep(vector::StepOp op) {
+    std::string l = layoutOf(op.getResult());
+    if (l != "row" && l != "col")
+      return op.emitOpError("vector.step needs a row or col layout, not '") << l << "'";
+    std::string n = define(op.getResult());
+    int64_t cnt = count(op.getResult());
+    os << "long long " << n << "[" << cnt << "];\n#pragma unroll\n";
+    os << "for (int e = 0; e < " << cnt << "; ++e) " << n << "[e] = "
+       << coords(op.getType(), l, "e")[0] << ";\n";
+    return success();
   }
 
   LogicalResult emitMultiReduction(vector::MultiDimReductionOp op) {
@@ -446,8 +471,8 @@ private:
     os.indent();
     os << "unsigned b[2];\n";
     if (rl == "smem") {
-      std::string buf = smemOf[op.getRhs()];
-      std::string st = std::to_string(smemStride[op.getRhs()]);
+      std::string buf = ref(op.getRhs());
+      std::string st = std::to_string(smemStride[stagedRead(op.getRhs()).getResult()]);
       if (kn)
         os << "attncc_ldmatrix_x2_trans(b, &" << buf << "[(kc * 16 + (lane & 7) + ((lane >> 3) & 1) * 8) * "
            << st << " + nf * 8]);\n";
@@ -563,7 +588,10 @@ private:
   /// `like` are the values the targets stand for (their layouts size the copy).
   void assign(ArrayRef<std::string> targets, ValueRange values, ValueRange like) {
     for (auto [t, v, l] : llvm::zip(targets, values, like)) {
-      if (isa<VectorType>(v.getType())) {
+      if (isa<VectorType>(v.getType()) && layoutOf(l) == "smem") {
+        if (t != ref(v))
+          os << t << " = " << ref(v) << ";\n";
+      } else if (isa<VectorType>(v.getType())) {
         os << "#pragma unroll\n";
         os << "for (int e = 0; e < " << count(l) << "; ++e) " << t << "[e] = " << elem(v, "e")
            << ";\n";
@@ -573,6 +601,10 @@ private:
     }
   }
   void declareVar(const std::string &name, Value v) {
+    if (isa<VectorType>(v.getType()) && layoutOf(v) == "smem") {
+      os << scalarType(v.getType()) << " *" << name << "; // a block in shared memory\n";
+      return;
+    }
     os << scalarType(v.getType()) << " " << name;
     if (isa<VectorType>(v.getType()))
       os << "[" << count(v) << "]";
@@ -592,6 +624,12 @@ private:
     os << "for (long long " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
        << ref(f.getUpperBound()) << "; " << iv << " += " << ref(f.getStep()) << ") {\n";
     os.indent();
+    // Blocks copied before the loop (or by the previous iteration) arrive in
+    // the iter_args that carry them.
+    for (auto [init, arg] : llvm::zip(f.getInitArgs(), f.getRegionIterArgs()))
+      for (Value &p : pendingStages)
+        if (p == init)
+          p = arg;
     if (failed(emitBlock(*f.getBody())))
       return failure();
     auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
@@ -608,7 +646,7 @@ private:
       }
       assign(tmps, yield.getOperands(), f.getRegionIterArgs());
       for (auto [var, tmp, v] : llvm::zip(vars, tmps, yield.getOperands()))
-        if (isa<VectorType>(v.getType()))
+        if (isa<VectorType>(v.getType()) && layoutOf(v) != "smem")
           os << "for (int e = 0; e < " << count(v) << "; ++e) " << var << "[e] = " << tmp
              << "[e];\n";
         else
@@ -618,6 +656,11 @@ private:
     }
     os.unindent();
     os << "}\n";
+    if (!pendingStages.empty()) {
+      // The last prefetch is never read; it must land before the CTA exits.
+      os << "attncc_cp_async_wait<0>();\n";
+      pendingStages.clear();
+    }
     return success();
   }
 
@@ -773,7 +816,11 @@ private:
         .Case([&](arith::IndexCastOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
         .Case([&](arith::SIToFPOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
         .Case([&](math::ExpOp o) { return elementwise(o, call("expf")); })
-        .Case([&](math::Exp2Op o) { return elementwise(o, call("exp2f")); })
+        .Case([&](math::Exp2Op o) {
+          bool approx = bitEnumContainsAll(o.getFastmath(), arith::FastMathFlags::afn);
+          return elementwise(o, call(approx ? "attncc_ex2" : "exp2f"));
+        })
+        .Case([&](math::FmaOp o) { return elementwise(o, call("fmaf")); })
         .Case([&](math::LogOp o) { return elementwise(o, call("logf")); })
         .Case([&](math::TanhOp o) { return elementwise(o, call("tanhf")); })
         .Case([&](math::AbsFOp o) { return elementwise(o, call("fabsf")); })
@@ -795,7 +842,7 @@ private:
           names[o.getResult()] = ref(o.getSource());
           return success();
         })
-        .Case([&](vector::StepOp o) { return success(); }) // computed at each use
+        .Case([&](vector::StepOp o) { return emitStep(o); })
         .Case([&](vector::MultiDimReductionOp o) { return emitMultiReduction(o); })
         .Case([&](vector::ContractionOp o) { return emitContract(o); })
         .Case([&](vector::TransferReadOp o) { return emitTransferRead(o); })
@@ -912,11 +959,26 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
       std::string base = "block";
       if (auto nl = dyn_cast<NameLoc>(r.getLoc()))
         base = nl.getName().str();
+      smemStride[r.getResult()] = stride;
+      auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
+      if (ring) {
+        auto it = ringBuf.find(ring.getInt());
+        if (it != ringBuf.end()) {
+          smemOf[r.getResult()] = it->second;
+          return WalkResult::advance();
+        }
+      }
       std::string buf = fresh(base + "_smem");
       smemOf[r.getResult()] = buf;
-      smemStride[r.getResult()] = stride;
+      int64_t depth = ring ? 2 : 1;
       os << "__shared__ __align__(128) " << scalarType(vt) << " " << buf << "["
-         << vt.getDimSize(0) * stride << "];" << (pad ? " // rows padded by 16 bytes" : "") << "\n";
+         << depth * vt.getDimSize(0) * stride << "];" << (pad ? " // rows padded by 16 bytes" : "")
+         << (ring ? " // a ring of 2 blocks" : "") << "\n";
+      if (ring) {
+        ringBuf[ring.getInt()] = buf;
+        taken[buf + "_slot"] = 1;
+        os << "int " << buf << "_slot = 0;\n";
+      }
       return WalkResult::advance();
     });
     if (bad.wasInterrupted())
@@ -935,7 +997,10 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
   raw_indented_ostream os(out);
   os << "// Generated by attncc for " << target.arch << ". One thread per point of each map;\n"
      << "// the streamed fold is the loop inside. Do not edit: change the schedule.\n"
-     << "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n\n";
+     << "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n\n"
+     << "// exp2 with fastmath<afn>: the MUFU.EX2 instruction (2 ulp, flushes subnormals).\n"
+     << "__device__ __forceinline__ float attncc_ex2(float x) {\n"
+     << "  float y;\n  asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x));\n  return y;\n}\n\n";
   bool tiled = false;
   module.walk([&](gpu::GPUFuncOp f) {
     if (f->hasAttr("attncc.tile"))

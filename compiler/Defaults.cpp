@@ -21,6 +21,38 @@ const Entry kMeasured[] = {
 };
 const char *kWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-scalar-defaults.json";
 
+/// Tensor-core prefill schedules, measured on the H200 by
+/// scripts/gpu-tc-perf.sh over bench/perf-tc.txt (rows in
+/// bench/results/2026-11-30-h200-tc-run2.json). `@` stands for the atom's
+/// element type (f16 or bf16). Head dims up to 64 share the d64 row.
+struct TcEntry {
+  int maxHeadDim;
+  bool causal;
+  bool grouped; // GQA/MQA
+  const char *tile;
+  const char *rest;
+  const char *measured;
+};
+const TcEntry kTensorCore[] = {
+    {64, false, false, "w4x1/f2x8/k4", "STAGE@kv=d2/cp/ring/pad,EXP=ex2",
+     "142.3 us on [1,8,4096,64] f16 (flash 120.7 us; d1 151.6 us)"},
+    {64, true, false, "w4x1/f2x8/k4", "STAGE@kv=d1/cp/pad,EXP=ex2",
+     "235.1 us on [1,8,4096,64] f16 causal (flash 120.9 us; ring 237.2 us)"},
+    {64, true, true, "w4x1/f2x8/k4", "STAGE@kv=d1/cp/pad,EXP=ex2",
+     "not measured with GQA; the MHA causal d64 row"},
+    {64, false, true, "w4x1/f2x8/k4", "STAGE@kv=d2/cp/ring/pad,EXP=ex2",
+     "not measured with GQA; the MHA d64 row"},
+    {128, false, false, "w4x1/f1x8/k4", "STAGE@kv=d1/cp/pad,EXP=ex2",
+     "5187 us on [8,16,4096,128] bf16 (flash 3136 us; w8x1/f1x8 5351, ring w8x1/f1x4 5539)"},
+    {128, false, true, "w4x1/f1x8/k4", "STAGE@kv=d1/cp/pad,EXP=ex2",
+     "not measured with GQA; the MHA d128 row"},
+    {128, true, false, "w4x1/f1x8/k4", "STAGE@kv=d1/cp/pad,EXP=ex2",
+     "3179 us on [8,16,4096,128] bf16 causal (flash 1694 us; ring w8x1/f1x4 3465)"},
+    {128, true, true, "w8x1/f1x4/k4", "STAGE@kv=d2/cp/ring/pad,EXP=ex2",
+     "3472 us on [4,32/8,4096,128] bf16 causal (w4x1/f1x8 d1 3794)"},
+};
+const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tc-run2.json";
+
 } // namespace
 
 std::string shapeClass(const Problem &p) {
@@ -35,6 +67,27 @@ std::string shapeClass(const Problem &p) {
 
 DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
   std::string cls = shapeClass(p);
+  // Prefill on a GPU with mma.sync: the tensor-core rungs, for f16/bf16 and
+  // head dims that are multiples of 16 up to 128 (beyond, the staged blocks
+  // outgrow 48 KiB of static shared memory).
+  bool lowp = p.dtype == DType::F16 || p.dtype == DType::BF16;
+  if (cls == "prefill" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 &&
+      p.head_dim <= 128) {
+    const char *elem = p.dtype == DType::F16 ? "f16" : "bf16";
+    bool grouped = p.heads_kv != p.heads_q;
+    for (const TcEntry &e : kTensorCore) {
+      if (p.head_dim > e.maxHeadDim || e.causal != p.causal || e.grouped != grouped)
+        continue;
+      std::string knobs = std::string("TILE@kv=a:mma_m16n8k16_") + elem + "/" + e.tile + "," + e.rest;
+      std::string where = t.sm == 90 ? std::string(kTcWhere)
+                                     : std::string("not measured on ") + t.name +
+                                           " (runs there with the same mma.sync); the sm_90a "
+                                           "measurement: " + kTcWhere;
+      return {knobs, "default for " + cls + " d" + std::to_string(e.maxHeadDim) +
+                         (p.causal ? " causal" : "") + (grouped ? " grouped" : "") + " on " +
+                         t.name + ": " + e.measured + " (" + where + ")"};
+    }
+  }
   for (const Entry &e : kMeasured) {
     if (cls != e.shapeClass)
       continue;

@@ -30,15 +30,21 @@ SmallVector<Value> mlir::monoid::buildIdentity(OpBuilder &b, Location loc, Carri
   return out;
 }
 
-/// w(x) = x == -inf ? 0 : exp(x - mNew): the weight of a state whose max is x.
-/// A state with max -inf holds nothing (d = o = 0), so its weight is 0 and no
-/// exp(-inf - (-inf)) = NaN can arise.
-static Value twistWeight(OpBuilder &b, Location loc, StringRef name, Value x, Value mNew) {
-  Value ninf = scalarConstant(b, loc, x.getType(), -std::numeric_limits<double>::infinity());
-  Value zero = scalarConstant(b, loc, x.getType(), 0.0);
-  Value isEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, ninf);
-  Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, mNew));
-  return arith::SelectOp::create(b, named(loc, name), isEmpty, zero, e);
+/// The maximum that weights are taken against: mNew, or 0 where mNew = -inf.
+/// mNew = -inf only when every contributing max is -inf, and then
+/// exp(-inf - 0) = 0; elsewhere exp(-inf - mNew) = 0 too. So one select per
+/// new maximum (per row) guards every weight, and no exp(-inf - (-inf)) = NaN
+/// can arise: a state with max -inf holds nothing (d = o = 0) and weighs 0.
+static Value safeMax(OpBuilder &b, Location loc, Value mNew) {
+  Value ninf = scalarConstant(b, loc, mNew.getType(), -std::numeric_limits<double>::infinity());
+  Value zero = scalarConstant(b, loc, mNew.getType(), 0.0);
+  Value isEmpty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, mNew, ninf);
+  return arith::SelectOp::create(b, named(loc, "m_safe"), isEmpty, zero, mNew);
+}
+
+/// w(x) = exp(x - safe): the weight of a state whose max is x (0 for x = -inf).
+static Value twistWeight(OpBuilder &b, Location loc, StringRef name, Value x, Value safe) {
+  return math::ExpOp::create(b, named(loc, name), arith::SubFOp::create(b, loc, x, safe));
 }
 
 static Value broadcastTo(OpBuilder &b, Location loc, Value scalar, Type t) {
@@ -70,8 +76,9 @@ SmallVector<Value> mlir::monoid::buildCombine(OpBuilder &b, Location loc, Carrie
     }
     int64_t m = carrier.getTwists()[i];
     if (!wl[m]) { // alpha rescales the left state, beta the right one
-      wl[m] = twistWeight(b, loc, "alpha", lhs[m], newMax[m]);
-      wr[m] = twistWeight(b, loc, "beta", rhs[m], newMax[m]);
+      Value safe = safeMax(b, loc, newMax[m]);
+      wl[m] = twistWeight(b, loc, "alpha", lhs[m], safe);
+      wr[m] = twistWeight(b, loc, "beta", rhs[m], safe);
     }
     Type t = lhs[i].getType();
     Value a = arith::MulFOp::create(b, loc, lhs[i], broadcastTo(b, loc, wl[m], t));
@@ -172,9 +179,10 @@ SmallVector<Value> mlir::monoid::buildBlockCombine(OpBuilder &b, Location loc, C
     }
     int64_t m = carrier.getTwists()[i];
     if (!alpha[m]) {
-      alpha[m] = twistWeight(b, loc, "alpha", state[m], out[m]);
+      Value safe = safeMax(b, loc, out[m]);
+      alpha[m] = twistWeight(b, loc, "alpha", state[m], safe);
       Value lm = full(m);
-      Value mNew = broadcastBlock(b, loc, out[m], true, false, true, true, rows, block);
+      Value mNew = broadcastBlock(b, loc, safe, true, false, true, true, rows, block);
       beta[m] = twistWeight(b, loc, "p", lm, mNew);
     }
     // The old state, rescaled to the new maximum.

@@ -20,7 +20,8 @@ SmallVector<Value> buildIdentity(OpBuilder &b, Location loc, CarrierAttr carrier
 /// lhs (+) rhs, channel-wise:
 ///   max:          max(a, b)
 ///   add:          a + b
-///   add twist(m): a * w(a_m) + b * w(b_m),  w(x) = x == -inf ? 0 : exp(x - max(a_m, b_m))
+///   add twist(m): a * w(a_m) + b * w(b_m),  w(x) = exp(x - safe),
+///                 safe = max(a_m, b_m), or 0 where that is -inf (then w = 0)
 /// Each twist source's new maximum and weights are computed once and shared by
 /// all channels it twists.
 SmallVector<Value> buildCombine(OpBuilder &b, Location loc, CarrierAttr carrier, ValueRange lhs,
@@ -38,7 +39,7 @@ struct BlockElement {
 /// once, the bracket of B elements folded by the carrier's associativity:
 ///   max:          m' = max(m, rowmax(lift_m))
 ///   add twist(m): c' = c * w(m)  +  sum_j w(lift_m[j]) * lift_c[j]
-///                 with w(x) = x == -inf ? 0 : exp(x - m'); the sum is a
+///                 with w(x) = exp(x - safe(m')) (safe: 0 where m' = -inf); the sum is a
 ///                 contraction over j when lift_c is a key-dependent vector
 ///                 (for attention, P * V), a row sum when lift_c does not
 ///                 depend on the key (for attention, d' = d*alpha + rowsum(P));

@@ -25,12 +25,14 @@
 // Assignment is unification: a contraction fixes its result, accumulator and
 // operands; elementwise ops, scf.for iter_args and shape casts give their
 // values one layout; a row reduction maps c to row; a broadcast maps row or
-// col to c. Splat constants, scalar broadcasts and vector.step are
-// layout-free (each user computes them in its own layout). A value
+// col to c. Splat constants and scalar broadcasts are layout-free. A
+// vector.step with several users is first cloned per user (CSE may have
+// merged the row and the key index vectors into one). A value
 // left without a layout, or asked for two, is an error naming it.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidDialect.h"
+#include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -53,10 +55,10 @@ bool isFree(Value v) {
     return isa<SplatElementsAttr>(c.getValue());
   if (auto b = v.getDefiningOp<vector::BroadcastOp>())
     return !isa<VectorType>(b.getSource().getType());
-  // [0, 1, ...] is computed where it is used, in the user's layout (CSE may
-  // have merged the row and the key index vectors into one).
-  return isa_and_nonnull<vector::StepOp>(v.getDefiningOp());
+  return false;
 }
+
+using monoid::stagedRead;
 
 class Assigner {
 public:
@@ -100,9 +102,8 @@ public:
           set(c.getAcc(), "c", c);
           auto lr = c.getLhs().getDefiningOp<vector::TransferReadOp>();
           set(c.getLhs(), lr && !lr->hasAttr("attncc.stage") ? "a" : (lr ? "smem" : "c"), c);
-          auto rr = c.getRhs().getDefiningOp<vector::TransferReadOp>();
           bool kn = c.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, c.getContext());
-          if (rr && rr->hasAttr("attncc.stage"))
+          if (stagedRead(c.getRhs()))
             set(c.getRhs(), "smem", c);
           else
             set(c.getRhs(), kn ? "b.kn" : "b.nk", c);
@@ -184,6 +185,18 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     if (shapes.wasInterrupted())
       return failure();
 
+    SmallVector<vector::StepOp> steps;
+    f.walk([&](vector::StepOp s) { steps.push_back(s); });
+    for (vector::StepOp s : steps) {
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &u : s->getUses())
+        uses.push_back(&u);
+      for (size_t i = 1; i < uses.size(); ++i) {
+        OpBuilder b(s);
+        uses[i]->set(b.clone(*s)->getResult(0));
+      }
+    }
+
     Assigner as;
     do {
       as.changed = false;
@@ -215,6 +228,26 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     });
     if (left.wasInterrupted())
       return failure();
+    // Shared memory: each staged block (a ring: each of its 2 buffers).
+    int64_t smem = 0;
+    DenseSet<int64_t> rings;
+    f.walk([&](vector::TransferReadOp r) {
+      auto st = r->getAttrOfType<StringAttr>("attncc.stage");
+      if (!st)
+        return;
+      auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
+      if (ring && !rings.insert(ring.getInt()).second)
+        return; // the ring's other read shares its buffers
+      auto vt = r.getVectorType();
+      int64_t pad = st.getValue().ends_with(".pad") ? 128 / vt.getElementTypeBitWidth() : 0;
+      smem += (ring ? 2 : 1) * vt.getDimSize(0) * (vt.getDimSize(1) + pad) *
+              vt.getElementTypeBitWidth() / 8;
+    });
+    const int64_t kStaticSmem = 48 * 1024;
+    if (smem > kStaticSmem)
+      return f.emitOpError("attncc-atomize: the staged blocks need ")
+             << smem << " B of shared memory, more than the " << kStaticSmem
+             << " B a kernel may declare statically (use a smaller key block, no ring, or no /pad)";
     f->setAttr("attncc.tile", b.getDictionaryAttr({b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
                                                    b.getNamedAttr("rows", b.getI64IntegerAttr(rows))}));
     return success();

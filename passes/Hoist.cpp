@@ -7,11 +7,15 @@
 //       front of the loop. For a partitioned fold this is the seed's "hoist":
 //       the Q tile is read once per CTA instead of once per key block.
 //
-// MLIR's loop-invariant code motion moves only side-effect-free ops; a read
-// is movable here because the function never writes that buffer.
+// First MLIR's loop-invariant code motion runs on each scf.for (not on the
+// free-axis maps, whose values must stay inside the kernel): it moves
+// side-effect-free ops, such as the key/value head of a GQA query head. A
+// read is then movable because the function never writes that buffer.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 #define DEBUG_TYPE "attncc-hoist"
 
@@ -56,6 +60,7 @@ struct HoistPass : mlir::attncc::impl::HoistBase<HoistPass> {
     SmallVector<scf::ForOp> loops;
     f.walk<WalkOrder::PostOrder>([&](scf::ForOp l) { loops.push_back(l); });
     for (scf::ForOp loop : loops) {
+      moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
       SmallVector<Operation *> move;
       for (Operation &op : loop.getBody()->without_terminator()) {
         Value base = readBase(&op);

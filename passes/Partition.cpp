@@ -310,6 +310,26 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     return nullptr;
   }
 
+  /// Whether the reduce's bounds are computed from the map's row index.
+  static bool rangeDependsOnRow(ReduceOp reduce, scf::ParallelOp map) {
+    Value row = map.getInductionVars().back();
+    for (Value bound : {reduce.getLower(), reduce.getUpper()}) {
+      SetVector<Operation *> slice;
+      BackwardSliceOptions opts;
+      opts.filter = [&](Operation *op) { return map->isProperAncestor(op); };
+      if (Operation *def = bound.getDefiningOp()) {
+        (void)getBackwardSlice(bound, &slice, opts);
+        slice.insert(def);
+      }
+      if (bound == row)
+        return true;
+      for (Operation *op : slice)
+        if (llvm::is_contained(op->getOperands(), row))
+          return true;
+    }
+    return false;
+  }
+
   LogicalResult partition(ReduceOp reduce, const ::attncc::TileKnob &tile) {
     auto map = dyn_cast<scf::ParallelOp>(reduce->getParentOp());
     if (!map || !llvm::all_of(map.getLowerBound(), [](Value v) { return isConstantIntValue(v, 0); }) ||
@@ -341,6 +361,14 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     v.oldRow = ivs.back();
     Value tileIv = tiled.getInductionVars().back();
     tileIv.setLoc(named(loc, "tile"));
+    if (rangeDependsOnRow(reduce, map)) {
+      // Rows fold different numbers of elements (causal: the last rows the
+      // most). Launch order follows the map, so run the tiles last to first:
+      // the longest CTAs start first and the short ones fill in behind them.
+      Value last = b.createOrFold<arith::SubIOp>(loc, ubs.back(),
+                                                 arith::ConstantIndexOp::create(b, loc, 1));
+      tileIv = arith::SubIOp::create(b, named(loc, "tile_rev"), last, tileIv);
+    }
     v.rowBase = arith::MulIOp::create(b, named(loc, "row0"), tileIv, cRows);
 
     for (Operation &op : map.getBody()->without_terminator()) {

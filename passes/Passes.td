@@ -186,6 +186,17 @@ def Atomize : Pass<"attncc-atomize", "ModuleOp"> {
   }];
 }
 
+def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
+  let summary = "EXP=ex2: exp(x - y) becomes exp2(fma(x, log2 e, -y log2 e)) with fastmath<afn>";
+  let description = [{
+    Reads the schedule the function carries (`attncc.schedule`). With
+    `EXP=ex2`, every `math.exp` becomes `math.exp2 fastmath<afn>` of its
+    argument times log2 e; a difference `x - y` becomes one `math.fma`, and
+    `y * log2 e` is taken before the broadcasts that spread `y` (once per row).
+    The emitter writes `ex2.approx.ftz.f32` for an `afn` exp2.
+  }];
+}
+
 def StreamReduce : Pass<"attncc-stream-reduce", "func::FuncOp"> {
   let summary = "Move 1: stream the reduce axis through scf.for with the state in iter_args";
   let description = [{

@@ -9,10 +9,20 @@
 //       keeping the reads' order. All block copies are then in flight before
 //       the first contraction waits for one: V arrives while S = Q K^T and
 //       the softmax run.
+//       With d2/.../ring the loop is software-pipelined: each staged read is
+//       issued once before the loop for the first block, and inside the loop
+//       for the next block (index + step), carried to the next iteration in
+//       an iter_arg. Both reads of one operand share a ring of 2 buffers
+//       (attncc.ring = <id>), so block i+1 is copied while block i is used.
+//       The last iteration prefetches past the end: those rows are
+//       out of bounds and zero-filled, never read.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidOps.h"
 #include "passes/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "attncc-stage"
 
@@ -27,6 +37,67 @@ using namespace mlir::monoid;
 namespace {
 
 struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
+  int nextRing = 0;
+
+  /// Reads of block i+1 inside the loop, of block lo before it; the loop
+  /// carries the prefetched block.
+  LogicalResult pipeline(scf::ForOp loop, ArrayRef<vector::TransferReadOp> staged) {
+    Value iv = loop.getInductionVar();
+    for (vector::TransferReadOp r : staged)
+      for (Value v : r->getOperands())
+        if (v != iv && !loop.isDefinedOutsideOfLoop(v))
+          return r.emitOpError("attncc-stage: a ring needs the read's indices to be the loop index "
+                               "or loop-invariant");
+    SmallVector<Location> argLocs;
+    for (Value a : loop.getRegionIterArgs())
+      argLocs.push_back(a.getLoc());
+    Location ivLoc = iv.getLoc();
+    IRRewriter rw(loop.getContext());
+    rw.setInsertionPoint(loop);
+    SmallVector<Value> first;
+    SmallVector<int> ids;
+    for (vector::TransferReadOp r : staged) {
+      IRMapping m;
+      m.map(iv, loop.getLowerBound());
+      Operation *c = rw.clone(*r, m);
+      int id = nextRing++;
+      ids.push_back(id);
+      c->setAttr("attncc.ring", rw.getI64IntegerAttr(id));
+      first.push_back(c->getResult(0));
+    }
+    auto grown = loop.replaceWithAdditionalYields(
+        rw, first, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> args) {
+          SmallVector<Value> next;
+          Block *body = b.getInsertionBlock();
+          Value niv = body->getArgument(0); // the body moved into the new loop
+          auto newFor = cast<scf::ForOp>(body->getParentOp());
+          b.setInsertionPointToStart(body);
+          Value nextIv = arith::AddIOp::create(b, loc, niv, newFor.getStep());
+          for (auto [r, id] : llvm::zip(staged, ids)) {
+            IRMapping m;
+            m.map(niv, nextIv);
+            Operation *c = b.clone(*r, m);
+            c->setAttr("attncc.ring", b.getI64IntegerAttr(id));
+            next.push_back(c->getResult(0));
+          }
+          return next;
+        });
+    if (failed(grown))
+      return loop.emitOpError("attncc-stage: could not pipeline this loop");
+    auto newLoop = cast<scf::ForOp>(grown->getOperation());
+    newLoop.getInductionVar().setLoc(ivLoc); // keep the listing's names
+    for (auto [a, l] : llvm::zip(newLoop.getRegionIterArgs(), argLocs))
+      a.setLoc(l);
+    auto args = newLoop.getRegionIterArgs().take_back(staged.size());
+    for (auto [r, a] : llvm::zip(staged, args)) {
+      vector::TransferReadOp read = r;
+      read.getResult().replaceAllUsesWith(a);
+      read.erase();
+    }
+    return success();
+  }
+
   void runOnOperation() override {
     func::FuncOp f = getOperation();
     auto attr = f->getAttrOfType<ScheduleAttr>("attncc.schedule");
@@ -40,10 +111,10 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
                       << allowed;
         signalPassFailure();
       };
-      if (k.depth != 1)
-        return refuse("d" + std::to_string(k.depth), "d1 (deeper rings are not built yet)");
-      if (k.ring)
-        return refuse("ring", "no ring (not built yet)");
+      if (k.depth > 2)
+        return refuse("d" + std::to_string(k.depth), "d1, or d2 with ring (deeper rings are not built yet)");
+      if (k.depth == 2 && !k.ring)
+        return refuse("d2", "d2 with ring (two stages are a ring)");
       if (k.transport == ::attncc::Transport::Tma)
         return refuse("tma", "sync or cp (TMA is not built yet)");
       if (k.layout == ::attncc::SmemLayout::Swz128)
@@ -76,6 +147,11 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
           }
           r->setAttr("attncc.stage", markAttr);
           staged.push_back(r);
+        }
+        if (k.ring && !staged.empty()) {
+          if (failed(pipeline(loop, staged)))
+            return signalPassFailure();
+          continue;
         }
         // Move to the top, after whatever the read's operands need.
         Operation *after = nullptr;

@@ -150,6 +150,28 @@ std::vector<Case> sweep() {
   add("symbolic-split-cut", with(attn(1, 2, 2, 33, 129, 64), [](Problem &p) {
         p.seq_q.symbolic = p.seq_k.symbolic = true;
       }), "REDUCE@kv=g3k,PLACE@fold=cut");
+  // Tensor-core schedules (issue 4): attncc-partition's row tiles and block
+  // fold, attncc-stage's ring, attncc-exp2, on the CPU with small atoms
+  // (16-row tiles, 8- or 16-key blocks keep the unrolled vector IR small).
+  const std::string tc16 = "TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x1/k1";
+  const std::string tcbf = "TILE@kv=a:mma_m16n8k16_bf16/w2x1/f1x2/k1";
+  add("tc len97-causal-ex2", with(attn(1, 2, 2, 97, 97, 64), [](Problem &p) { p.causal = true; }),
+      tc16 + ",EXP=ex2");
+  add("tc uneq203x113-causal-bf16", with(attn(1, 2, 2, 203, 113, 64, DType::BF16),
+                                         [](Problem &p) { p.causal = true; }), tcbf);
+  add("tc ring", attn(1, 2, 2, 45, 77, 64), tc16 + ",STAGE@kv=d2/cp/ring/pad,EXP=ex2");
+  add("tc everything", with(attn(2, 8, 2, 45, 77, 64), [](Problem &p) {
+        p.causal = true;
+        p.window = 20;
+        p.bias = true;
+        p.alibi = true;
+        p.softcap = 20.0;
+      }), tc16);
+  add("tc d128-bf16", attn(1, 2, 2, 40, 40, 128, DType::BF16), tcbf);
+  add("tc symbolic", with(attn(2, 2, 2, 57, 91, 64), [](Problem &p) {
+        p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
+        p.causal = true;
+      }), tc16 + ",STAGE@kv=d2/cp/ring,EXP=ex2");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),

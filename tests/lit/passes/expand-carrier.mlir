@@ -12,20 +12,16 @@
 // CHECK-SAME: (%[[M0:.+]]: f32, %[[D0:.+]]: f32, %[[O0:.+]]: vector<4xf32>, %[[M1:.+]]: f32, %[[D1:.+]]: f32, %[[O1:.+]]: vector<4xf32>)
 // CHECK-NOT: monoid.combine
 // CHECK:     %[[MAX:.+]] = arith.maximumf %[[M0]], %[[M1]] : f32
-// Left weight (alpha).
+// The safe maximum: 0 where the new max is -inf, so no weight is NaN.
 // CHECK-DAG: %[[NINF0:.+]] = arith.constant 0xFF800000 : f32
 // CHECK-DAG: %[[ZERO0:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:     %[[E0:.+]] = arith.cmpf oeq, %[[M0]], %[[NINF0]] : f32
-// CHECK:     %[[X0:.+]] = arith.subf %[[M0]], %[[MAX]] : f32
-// CHECK:     %[[EXP0:.+]] = math.exp %[[X0]] : f32
-// CHECK:     %[[WA:.+]] = arith.select %[[E0]], %[[ZERO0]], %[[EXP0]] : f32
-// Right weight (beta).
-// CHECK-DAG: %[[NINF1:.+]] = arith.constant 0xFF800000 : f32
-// CHECK-DAG: %[[ZERO1:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:     %[[E1:.+]] = arith.cmpf oeq, %[[M1]], %[[NINF1]] : f32
-// CHECK:     %[[X1:.+]] = arith.subf %[[M1]], %[[MAX]] : f32
-// CHECK:     %[[EXP1:.+]] = math.exp %[[X1]] : f32
-// CHECK:     %[[WB:.+]] = arith.select %[[E1]], %[[ZERO1]], %[[EXP1]] : f32
+// CHECK:     %[[E0:.+]] = arith.cmpf oeq, %[[MAX]], %[[NINF0]] : f32
+// CHECK:     %[[SAFE:.+]] = arith.select %[[E0]], %[[ZERO0]], %[[MAX]] : f32
+// Left weight (alpha) and right weight (beta): exp(x - safe).
+// CHECK:     %[[X0:.+]] = arith.subf %[[M0]], %[[SAFE]] : f32
+// CHECK:     %[[WA:.+]] = math.exp %[[X0]] : f32
+// CHECK:     %[[X1:.+]] = arith.subf %[[M1]], %[[SAFE]] : f32
+// CHECK:     %[[WB:.+]] = math.exp %[[X1]] : f32
 // d = d0 * alpha + d1 * beta
 // CHECK:     %[[DA:.+]] = arith.mulf %[[D0]], %[[WA]] : f32
 // CHECK:     %[[DB:.+]] = arith.mulf %[[D1]], %[[WB]] : f32

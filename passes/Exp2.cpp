@@ -1,0 +1,78 @@
+//===- Exp2.cpp - attncc-exp2 (EXP=ex2: base-2 exponentials) --------------===//
+//
+// Pre:  loop-level IR; the function carries attncc.schedule with EXP=ex2.
+// Post: every math.exp becomes the hardware's base-2 exponential:
+//         exp(x - y)  ->  exp2(fma(x, log2 e, -(y * log2 e)))
+//         exp(z)      ->  exp2(z * log2 e)
+//       with fastmath<afn> (the emitter writes ex2.approx.ftz.f32). When y
+//       is a broadcast (the new row maximum spread over the block), y*log2 e
+//       is computed before the broadcast: once per row, not per element.
+//       So each weight of the block fold costs one FMA and one MUFU.EX2.
+//
+// The result is the same function up to rounding (ex2.approx has at most
+// 2 ulp of error); the TESTING.md rule judges it like any other rung.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/MonoidOps.h"
+#include "passes/Passes.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
+
+#define DEBUG_TYPE "attncc-exp2"
+
+namespace mlir::attncc {
+#define GEN_PASS_DEF_EXP2
+#include "passes/Passes.h.inc"
+} // namespace mlir::attncc
+
+using namespace mlir;
+
+namespace {
+
+Value splat(OpBuilder &b, Location loc, Type t, double v) {
+  auto ft = cast<FloatType>(getElementTypeOrSelf(t));
+  if (auto vt = dyn_cast<VectorType>(t))
+    return arith::ConstantOp::create(b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(ft, v)));
+  return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
+}
+
+/// y * c, computed before any broadcasts and shape casts that produced y.
+Value scaleThrough(OpBuilder &b, Location loc, Value y, double c) {
+  if (auto bc = y.getDefiningOp<vector::BroadcastOp>())
+    return vector::BroadcastOp::create(b, loc, y.getType(), scaleThrough(b, loc, bc.getSource(), c));
+  if (auto sc = y.getDefiningOp<vector::ShapeCastOp>())
+    return vector::ShapeCastOp::create(b, loc, y.getType(), scaleThrough(b, loc, sc.getSource(), c));
+  return arith::MulFOp::create(b, loc, y, splat(b, loc, y.getType(), c));
+}
+
+struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {
+  void runOnOperation() override {
+    func::FuncOp f = getOperation();
+    auto attr = f->getAttrOfType<monoid::ScheduleAttr>("attncc.schedule");
+    if (!attr || attr.getSchedule().exp != ::attncc::ExpKind::Ex2)
+      return;
+    const double log2e = 1.4426950408889634;
+    SmallVector<math::ExpOp> exps;
+    f.walk([&](math::ExpOp e) { exps.push_back(e); });
+    auto afn = arith::FastMathFlagsAttr::get(f.getContext(), arith::FastMathFlags::afn);
+    for (math::ExpOp e : exps) {
+      OpBuilder b(e);
+      Location loc = e.getLoc();
+      Value z = e.getOperand(), arg;
+      if (auto sub = z.getDefiningOp<arith::SubFOp>()) {
+        Value yl = scaleThrough(b, loc, sub.getRhs(), log2e);
+        Value neg = arith::NegFOp::create(b, loc, yl);
+        arg = math::FmaOp::create(b, loc, sub.getLhs(), splat(b, loc, z.getType(), log2e), neg);
+      } else {
+        arg = arith::MulFOp::create(b, loc, z, splat(b, loc, z.getType(), log2e));
+      }
+      auto e2 = math::Exp2Op::create(b, loc, arg, afn);
+      e.replaceAllUsesWith(e2.getResult());
+      e.erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,329 @@
+// RUN: attncc-opt %s -split-input-file -attncc-partition -verify-diagnostics --mlir-use-nameloc-as-prefix | FileCheck %s
+// RUN: attncc-opt %s -split-input-file -attncc-partition -verify-diagnostics | FileCheck %s --check-prefix=COUNT
+// RUN: attncc-opt %s -split-input-file -attncc-clip-identity -attncc-partition -verify-diagnostics --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=CLIP
+
+// The seed's attention at [1,2,100,64] f16 on TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4:
+// 4 warps x 1 x 16 rows = 64 query rows per CTA, 1 x 8 x 8 = 64 keys per block.
+// The map runs over ceil(100/64) = 2 row tiles; the reduce becomes an scf.for
+// over key blocks whose state is one vector per channel (m, d: [64], o: [64x64]).
+
+#mdo = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
+#tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
+
+// CHECK-DAG: #[[MAP_A:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[MAP_B:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[MAP_C:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[MAP_V:.+]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[SCHED:.+]] = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
+
+// CHECK-LABEL: func.func @attention
+// CHECK-SAME: (%[[Q:[^:]+]]: memref<1x2x100x64xf16>, %[[K:[^:]+]]: memref<1x2x100x64xf16>, %[[V:[^:]+]]: memref<1x2x100x64xf16>, %[[O:[^:]+]]: memref<1x2x100x64xf16>, %[[LSE:[^:]+]]: memref<1x2x100xf32>)
+// CHECK-SAME: attributes {attncc.cta = {rows = 64 : i64, threads = 128 : i64}, attncc.schedule = #[[SCHED]]}
+// CHECK-NOT: monoid.reduce
+// CHECK:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK:     %[[C100:.+]] = arith.constant 100 : index
+// CHECK:     %[[ROWS:.+]] = arith.constant 64 : index
+// CHECK-NEXT: %[[TILES:.+]] = arith.constant 2 : index
+// CHECK-NEXT: scf.parallel (%[[B:.+]], %[[H:.+]], %tile) = (%[[C0]], %[[C0]], %[[C0]]) to (%{{.+}}, %{{.+}}, %[[TILES]]) step
+// CHECK-NEXT:   %row0 = arith.muli %tile, %[[ROWS]] : index
+// CHECK:        %[[BLOCK:.+]] = arith.constant 64 : index
+// CHECK:        %[[M0:.+]] = arith.constant dense<0xFF800000> : vector<64xf32>
+// CHECK:        %[[D0:.+]] = arith.constant dense<0.000000e+00> : vector<64xf32>
+// CHECK:        %[[O0:.+]] = arith.constant dense<0.000000e+00> : vector<64x64xf32>
+// CHECK:        %fold:3 = scf.for %kv0 = %[[C0]] to %[[C100]] step %[[BLOCK]] iter_args(%m = %[[M0]], %d = %[[D0]], %o = %[[O0]]) -> (vector<64xf32>, vector<64xf32>, vector<64x64xf32>) {
+// CHECK:          %[[QT:.+]] = vector.transfer_read %[[Q]][%[[B]], %[[H]], %row0, %[[C0]]], %{{.+}} {in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
+// CHECK:          %[[KT:.+]] = vector.transfer_read %[[K]][%[[B]], %[[H]], %kv0, %[[C0]]], %{{.+}} {in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
+// CHECK:          %[[S:.+]] = vector.contract {indexing_maps = [#[[MAP_A]], #[[MAP_B]], #[[MAP_C]]], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %[[QT]], %[[KT]], %{{.+}} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+// CHECK:          %[[VT:.+]] = vector.transfer_read %[[V]][%[[B]], %[[H]], %kv0, %[[C0]]], %{{.+}} {in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
+// The tail block: keys at or past 100 are masked to -inf.
+// CHECK:          %[[STEP:.+]] = vector.step : vector<64xindex>
+// CHECK:          %[[KV0V:.+]] = vector.broadcast %kv0 : index to vector<64xindex>
+// CHECK:          %[[KEYS:.+]] = arith.addi %[[KV0V]], %[[STEP]] : vector<64xindex>
+// CHECK:          %[[END:.+]] = vector.broadcast %[[C100]] : index to vector<64xindex>
+// CHECK:          %[[IN:.+]] = arith.cmpi slt, %[[KEYS]], %[[END]] : vector<64xindex>
+// CHECK-NEXT:     %[[INB:.+]] = vector.broadcast %[[IN]] : vector<64xi1> to vector<64x64xi1>
+// CHECK:          %[[SM:.+]] = arith.select %[[INB]], %{{.+}}, %{{.+}} : vector<64x64xi1>, vector<64x64xf32>
+// CHECK:          %[[M1:.+]] = vector.multi_reduction <maximumf>, %[[SM]], %m [1] : vector<64x64xf32> to vector<64xf32>
+// The carrier's block combine: alpha rescales d and o, p = exp(s - m').
+// CHECK:          %alpha = {{.+}} : vector<64xf32>
+// CHECK:          %p = {{.+}} : vector<64x64xf32>
+// CHECK:          %[[DA:.+]] = arith.mulf %d, %alpha : vector<64xf32>
+// CHECK:          %[[D1:.+]] = vector.multi_reduction <add>, %p, %[[DA]] [1] : vector<64x64xf32> to vector<64xf32>
+// CHECK:          %[[OA:.+]] = arith.mulf %o, %{{.+}} : vector<64x64xf32>
+// CHECK:          %[[P16:.+]] = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+// CHECK:          %[[O1:.+]] = vector.contract {indexing_maps = [#[[MAP_A]], #[[MAP_V]], #[[MAP_C]]], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %[[P16]], %[[VT]], %[[OA]] : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+// CHECK-NEXT:     scf.yield %[[M1]], %[[D1]], %[[O1]] : vector<64xf32>, vector<64xf32>, vector<64x64xf32>
+// CHECK-NEXT:   }
+// CHECK:        arith.divf %fold#2, %{{.+}} : vector<64x64xf32>
+// CHECK:        math.log %fold#1 : vector<64xf32>
+// CHECK:        vector.transfer_write %{{.+}}, %[[O]][%[[B]], %[[H]], %row0, %[[C0]]] {in_bounds = [false, true]} : vector<64x64xf16>, memref<1x2x100x64xf16>
+// CHECK-NEXT:   vector.transfer_write %{{.+}}, %[[LSE]][%[[B]], %[[H]], %row0] : vector<64xf32>, memref<1x2x100xf32>
+// CHECK-NEXT:   scf.reduce
+
+// COUNT-LABEL: func.func @attention
+// COUNT-COUNT-2: vector.contract
+// COUNT-NOT:     vector.contract
+// COUNT:         return
+
+// No clip here: the key range does not depend on the row, so no hull loops.
+// CLIP-LABEL: func.func @attention
+// CLIP-NOT:   %lo = scf.for
+// CLIP-NOT:   %hi = scf.for
+// CLIP:       scf.for %kv0 =
+func.func @attention(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: memref<1x2x100x64xf16>, %o: memref<1x2x100x64xf16>, %lse: memref<1x2x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%b, %h, %i) = (%c0, %c0, %c0) to (%c1, %c2, %c100) step (%c1, %c1, %c1) {
+    %state:3 = monoid.reduce "kv" %c0 to %c100 carrier #mdo schedule #tc : f32, f32, vector<64xf32> {
+    ^bb0(%kv: index):
+      %q_i = vector.load %q[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %k_j = vector.load %k[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %qk = monoid.contract %q_i, %k_j : vector<64xf16>, vector<64xf16> -> f32
+      %scale = arith.constant 1.250000e-01 : f32
+      %s = arith.mulf %qk, %scale : f32
+      %v_j = vector.load %v[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %v_f32 = arith.extf %v_j : vector<64xf16> to vector<64xf32>
+      %one = arith.constant 1.000000e+00 : f32
+      monoid.yield %s, %one, %v_f32 : f32, f32, vector<64xf32>
+    }
+    %out:2 = monoid.project %state#0, %state#1, %state#2 carrier #mdo : f32, f32, vector<64xf32> -> vector<64xf32>, f32 {
+    ^bb0(%m: f32, %d: f32, %acc: vector<64xf32>):
+      %dv = vector.broadcast %d : f32 to vector<64xf32>
+      %r = arith.divf %acc, %dv : vector<64xf32>
+      %lg = math.log %d : f32
+      %l = arith.addf %m, %lg : f32
+      monoid.yield %r, %l : vector<64xf32>, f32
+    }
+    %o16 = arith.truncf %out#0 : vector<64xf32> to vector<64xf16>
+    vector.store %o16, %o[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+    memref.store %out#1, %lse[%b, %h, %i] : memref<1x2x100xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Causal (kv <= i): after clip-identity the upper bound min(100, i + 1)
+// depends on the row. The fold runs to the tile's hull, the max over its 64
+// rows (an scf.for named hi), and a per-row mask keeps kv < min(100, i + 1).
+
+#mdo = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
+#tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
+
+// CLIP-LABEL: func.func @causal
+// Rows fold different lengths, so the tiles run last to first.
+// CLIP:       %tile_rev = arith.subi %{{.+}}, %tile : index
+// CLIP:       %row0 = arith.muli %tile_rev, %{{.+}} : index
+// The bound of row0 seeds the hull; rows row0+1 .. row0+63 widen it.
+// CLIP:       %[[FIRST:.+]] = arith.minsi %[[N:.+]], %{{.+}} : index
+// CLIP:       %[[ONE:.+]] = arith.constant 1 : index
+// CLIP:       %[[FROM:.+]] = arith.addi %row0, %[[ONE]] : index
+// CLIP:       %[[M:.+]] = arith.constant 64 : index
+// CLIP:       %[[TO:.+]] = arith.addi %row0, %[[M]] : index
+// CLIP:       %hi = scf.for %[[R:.+]] = %[[FROM]] to %[[TO]] step %[[ONE]] iter_args(%[[ACC:.+]] = %[[FIRST]]) -> (index) {
+// CLIP:         %[[X:.+]] = arith.minsi %[[N]], %{{.+}} : index
+// CLIP:         %[[Y:.+]] = arith.maxsi %[[ACC]], %[[X]] : index
+// CLIP:         scf.yield %[[Y]] : index
+// CLIP:       }
+// CLIP-NOT:   %lo = scf.for
+// CLIP:       %fold:3 = scf.for %kv0 = %{{.+}} to %hi step %{{.+}} iter_args
+// CLIP:         vector.contract
+// The causal select the lift had, per (row, key):
+// CLIP:         arith.cmpi sle, %{{.+}}, %{{.+}} : vector<64x64xindex>
+// The clipped range, per row: key < min(100, i + 1).
+// CLIP:         %[[LT:.+]] = arith.cmpi slt, %{{.+}}, %{{.+}} : vector<64x64xindex>
+// CLIP:         arith.select %[[LT]], %{{.+}}, %{{.+}} : vector<64x64xi1>, vector<64x64xf32>
+// CLIP:         vector.multi_reduction <maximumf>
+// CLIP:         vector.multi_reduction <add>
+// CLIP:         vector.contract
+// CLIP:         scf.yield
+func.func @causal(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: memref<1x2x100x64xf16>, %o: memref<1x2x100x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%b, %h, %i) = (%c0, %c0, %c0) to (%c1, %c2, %c100) step (%c1, %c1, %c1) {
+    %state:3 = monoid.reduce "kv" %c0 to %c100 carrier #mdo schedule #tc : f32, f32, vector<64xf32> {
+    ^bb0(%kv: index):
+      %q_i = vector.load %q[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %k_j = vector.load %k[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %qk = monoid.contract %q_i, %k_j : vector<64xf16>, vector<64xf16> -> f32
+      %ok = arith.cmpi sle, %kv, %i : index
+      %ninf = arith.constant 0xFF800000 : f32
+      %s = arith.select %ok, %qk, %ninf : f32
+      %v_j = vector.load %v[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %v_f32 = arith.extf %v_j : vector<64xf16> to vector<64xf32>
+      %one = arith.constant 1.000000e+00 : f32
+      monoid.yield %s, %one, %v_f32 : f32, f32, vector<64xf32>
+    }
+    %out = monoid.project %state#0, %state#1, %state#2 carrier #mdo : f32, f32, vector<64xf32> -> vector<64xf32> {
+    ^bb0(%m: f32, %d: f32, %acc: vector<64xf32>):
+      %dv = vector.broadcast %d : f32 to vector<64xf32>
+      %r = arith.divf %acc, %dv : vector<64xf32>
+      monoid.yield %r : vector<64xf32>
+    }
+    %o16 = arith.truncf %out : vector<64xf32> to vector<64xf16>
+    vector.store %o16, %o[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A sliding window (i - 32 <= kv <= i): both ends depend on the row, so the
+// fold runs from the min over the tile's rows (lo) to the max (hi), and the
+// mask checks both ends.
+
+#mdo = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
+#tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
+
+// CLIP-LABEL: func.func @window
+// CLIP:       %lo = scf.for %{{.+}} iter_args(%[[LACC:.+]] = %{{.+}}) -> (index) {
+// CLIP:         arith.minsi %[[LACC]], %{{.+}} : index
+// CLIP:       }
+// CLIP:       %hi = scf.for %{{.+}} iter_args(%[[HACC:.+]] = %{{.+}}) -> (index) {
+// CLIP:         arith.maxsi %[[HACC]], %{{.+}} : index
+// CLIP:       }
+// CLIP:       %fold:3 = scf.for %kv0 = %lo to %hi step %{{.+}} iter_args
+// CLIP:         arith.cmpi sge, %{{.+}}, %{{.+}} : vector<64x64xindex>
+// CLIP:         arith.cmpi slt, %{{.+}}, %{{.+}} : vector<64x64xindex>
+// CLIP:         vector.multi_reduction <maximumf>
+func.func @window(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: memref<1x2x100x64xf16>, %o: memref<1x2x100x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%b, %h, %i) = (%c0, %c0, %c0) to (%c1, %c2, %c100) step (%c1, %c1, %c1) {
+    %state:3 = monoid.reduce "kv" %c0 to %c100 carrier #mdo schedule #tc : f32, f32, vector<64xf32> {
+    ^bb0(%kv: index):
+      %q_i = vector.load %q[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %k_j = vector.load %k[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %qk = monoid.contract %q_i, %k_j : vector<64xf16>, vector<64xf16> -> f32
+      %first = arith.subi %i, %c32 : index
+      %after = arith.cmpi sge, %kv, %first : index
+      %before = arith.cmpi sle, %kv, %i : index
+      %ok = arith.andi %after, %before : i1
+      %ninf = arith.constant 0xFF800000 : f32
+      %s = arith.select %ok, %qk, %ninf : f32
+      %v_j = vector.load %v[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %v_f32 = arith.extf %v_j : vector<64xf16> to vector<64xf32>
+      %one = arith.constant 1.000000e+00 : f32
+      monoid.yield %s, %one, %v_f32 : f32, f32, vector<64xf32>
+    }
+    %out = monoid.project %state#0, %state#1, %state#2 carrier #mdo : f32, f32, vector<64xf32> -> vector<64xf32> {
+    ^bb0(%m: f32, %d: f32, %acc: vector<64xf32>):
+      %dv = vector.broadcast %d : f32 to vector<64xf32>
+      %r = arith.divf %acc, %dv : vector<64xf32>
+      monoid.yield %r : vector<64xf32>
+    }
+    %o16 = arith.truncf %out : vector<64xf32> to vector<64xf16>
+    vector.store %o16, %o[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A TILE without an atom is not this pass's: the reduce stays.
+
+#md = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
+#scalar = #monoid.schedule<"TILE@kv=n64/f1">
+
+// CHECK-LABEL: func.func @no_atom
+// CHECK-NOT:   attncc.cta
+// CHECK:       scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step
+// CHECK:         monoid.reduce "kv"
+// CHECK-NOT:   scf.for
+func.func @no_atom(%x: memref<4x100xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %m, %d = monoid.reduce "kv" %c0 to %c100 carrier #md schedule #scalar : f32, f32 {
+    ^bb0(%j: index):
+      %xj = memref.load %x[%i, %j] : memref<4x100xf32>
+      %one = arith.constant 1.0 : f32
+      monoid.yield %xj, %one : f32, f32
+    }
+    memref.store %d, %out[%i] : memref<4xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Errors.
+
+#mdo = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
+#w4x2 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x2/f1x8/k4">
+
+func.func @split_key_block(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<100x64xf16>, %o: memref<100x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%i) = (%c0) to (%c100) step (%c1) {
+    // expected-error@+1 {{'monoid.reduce' op attncc-partition: TILE@kv w4x2 is not supported yet; the key block is not split across warps (use w<WM>x1)}}
+    %state:3 = monoid.reduce "kv" %c0 to %c100 carrier #mdo schedule #w4x2 : f32, f32, vector<64xf32> {
+    ^bb0(%kv: index):
+      %q_i = vector.load %q[%i, %c0] : memref<100x64xf16>, vector<64xf16>
+      %k_j = vector.load %k[%kv, %c0] : memref<100x64xf16>, vector<64xf16>
+      %qk = monoid.contract %q_i, %k_j : vector<64xf16>, vector<64xf16> -> f32
+      %v_j = vector.load %v[%kv, %c0] : memref<100x64xf16>, vector<64xf16>
+      %v_f32 = arith.extf %v_j : vector<64xf16> to vector<64xf32>
+      %one = arith.constant 1.000000e+00 : f32
+      monoid.yield %qk, %one, %v_f32 : f32, f32, vector<64xf32>
+    }
+    vector.store %state#2, %o[%i, %c0] : memref<100x64xf32>, vector<64xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+#md = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
+#tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
+
+func.func @not_in_map(%x: memref<100xf32>) -> (f32, f32) {
+  %c0 = arith.constant 0 : index
+  %c100 = arith.constant 100 : index
+  // expected-error@+1 {{'monoid.reduce' op attncc-partition (TILE@kv with an atom) needs the reduce directly in a free-axis map with zero lower bounds and unit steps}}
+  %m, %d = monoid.reduce "kv" %c0 to %c100 carrier #md schedule #tc : f32, f32 {
+  ^bb0(%j: index):
+    %xj = memref.load %x[%j] : memref<100xf32>
+    %one = arith.constant 1.0 : f32
+    monoid.yield %xj, %one : f32, f32
+  }
+  return %m, %d : f32, f32
+}
+
+// -----
+
+#md = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
+#tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
+
+func.func @strided_map(%x: memref<100x100xf32>, %out: memref<100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%i) = (%c0) to (%c100) step (%c2) {
+    // expected-error@+1 {{'monoid.reduce' op attncc-partition (TILE@kv with an atom) needs the reduce directly in a free-axis map with zero lower bounds and unit steps}}
+    %m, %d = monoid.reduce "kv" %c0 to %c100 carrier #md schedule #tc : f32, f32 {
+    ^bb0(%j: index):
+      %xj = memref.load %x[%i, %j] : memref<100x100xf32>
+      %one = arith.constant 1.0 : f32
+      monoid.yield %xj, %one : f32, f32
+    }
+    memref.store %d, %out[%i] : memref<100xf32>
+    scf.reduce
+  }
+  return
+}

@@ -1,0 +1,174 @@
+// RUN: attncc-opt %s -split-input-file -attncc-stage -verify-diagnostics | FileCheck %s
+
+// The partitioned fold of attention (attncc compile --ir loop, TILE only),
+// with STAGE@kv=d1/cp/pad: the K and V blocks, the right-hand operands of the
+// two contractions, are marked and issued at the top of the loop body, K
+// first, so V's copy is in flight while S = Q K^T and the softmax run. The
+// Q tile (a left-hand operand, hoisted) is not staged.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+#cp_pad = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d1/cp/pad">
+
+// CHECK-LABEL: func.func @cp_pad
+// CHECK-SAME: (%[[Q:[^:]+]]: memref<100x64xf16>, %[[K:[^:]+]]: memref<100x64xf16>, %[[V:[^:]+]]: memref<100x64xf16>
+// CHECK:       %[[QT:.+]] = vector.transfer_read %[[Q]][%{{.+}}, %{{.+}}], %{{[^ ]+}} {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+// CHECK:       scf.for %[[KV0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[M:[^ ]+]] = %{{.+}}, %[[O:[^ ]+]] = %{{.+}}) -> (vector<64xf32>, vector<64x64xf32>) {
+// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %[[K]][%[[KV0]], %{{.+}}], %{{.+}} {attncc.stage = "cp.pad", in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %[[V]][%[[KV0]], %{{.+}}], %{{.+}} {attncc.stage = "cp.pad", in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+// CHECK-NEXT:    %[[S:.+]] = vector.contract {{.+}} %[[QT]], %[[KT]], %{{.+}}
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         vector.multi_reduction <maximumf>, %{{.+}}, %[[M]] [1]
+// CHECK:         %[[P16:.+]] = arith.truncf
+// CHECK-NEXT:    vector.contract {{.+}} %[[P16]], %[[VT]], %{{.+}}
+// CHECK-NEXT:    scf.yield
+func.func @cp_pad(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<100x64xf16>, %o: memref<100x64xf32>) attributes {attncc.schedule = #cp_pad} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+  %fold:2 = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%m = %ninf, %acc = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    %m1 = vector.multi_reduction <maximumf>, %qk, %m [1] : vector<64x64xf32> to vector<64xf32>
+    %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+    %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+    %sub = arith.subf %qk, %mb : vector<64x64xf32>
+    %p = math.exp %sub : vector<64x64xf32>
+    %v_j = vector.transfer_read %v[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+    %o1 = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %v_j, %acc : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %m1, %o1 : vector<64xf32>, vector<64x64xf32>
+  }
+  vector.transfer_write %fold#1, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x64xf32>, memref<100x64xf32>
+  return
+}
+
+// -----
+
+// STAGE@kv=d1/sync, dense: the mark is "sync". A read whose index is
+// computed in the body moves only up to just after that computation (which
+// itself stays where it is).
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+#sync = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d1/sync">
+
+// CHECK-LABEL: func.func @sync
+// CHECK:       scf.for %[[KV0:[^ ]+]] =
+// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}}[%[[KV0]], %{{.+}}], %{{.+}} {attncc.stage = "sync", in_bounds = [false, true]}
+// CHECK-NEXT:    %[[VROW:.+]] = arith.addi %[[KV0]], %{{.+}} : index
+// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}}[%[[VROW]], %{{.+}}], %{{.+}} {attncc.stage = "sync", in_bounds = [false, true]}
+// CHECK-NEXT:    vector.contract {{.+}} %{{.+}}, %[[KT]], %{{.+}}
+// CHECK:         vector.contract {{.+}} %{{.+}}, %[[VT]], %{{.+}}
+func.func @sync(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<200x64xf16>) -> vector<64x64xf32> attributes {attncc.schedule = #sync} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+  %r = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %vrow = arith.addi %kv0, %c100 : index
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    %p16 = arith.truncf %qk : vector<64x64xf32> to vector<64x64xf16>
+    %v_j = vector.transfer_read %v[%vrow, %c0], %pad {in_bounds = [false, true]} : memref<200x64xf16>, vector<64x64xf16>
+    %o1 = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %v_j, %acc : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %o1 : vector<64x64xf32>
+  }
+  return %r : vector<64x64xf32>
+}
+
+// -----
+
+// No STAGE knob: nothing is marked or moved.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#tile = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
+
+// CHECK-LABEL: func.func @unstaged
+// CHECK-NOT:   attncc.stage
+// CHECK:       scf.for
+// CHECK-NEXT:    arith.addi
+// CHECK-NEXT:    vector.transfer_read
+// CHECK-NOT:   attncc.stage
+// CHECK:       return
+func.func @unstaged(%q: memref<100x64xf16>, %k: memref<200x64xf16>) -> vector<64x64xf32> attributes {attncc.schedule = #tile} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+  %r = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
+    %row = arith.addi %kv0, %c64 : index
+    %k_j = vector.transfer_read %k[%row, %c0], %pad {in_bounds = [false, true]} : memref<200x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %acc : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %qk : vector<64x64xf32>
+  }
+  return %r : vector<64x64xf32>
+}
+
+// -----
+
+// Refused knobs name the reason.
+
+#tma = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d1/tma">
+
+// expected-error@+1 {{knob STAGE@kv: 'tma' is not allowed; expected sync or cp (TMA is not built yet)}}
+func.func @tma() attributes {attncc.schedule = #tma} {
+  return
+}
+
+// -----
+
+#d3 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d3/cp">
+
+// expected-error-re@+1 {{knob STAGE@kv: 'd3' is not allowed; expected d1{{.*}}(deeper rings are not built yet)}}
+func.func @d3() attributes {attncc.schedule = #d3} {
+  return
+}
+
+// -----
+
+#p1 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d1/cp/p1">
+
+// expected-error@+1 {{knob STAGE@kv: 'p1' is not allowed; expected no register prefetch (not built yet)}}
+func.func @p1() attributes {attncc.schedule = #p1} {
+  return
+}
+
+// -----
+
+// A block whose rows are not whole 16-byte chunks (4 halves = 8 bytes).
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#cp = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d1/cp">
+
+func.func @narrow(%q: memref<100x4xf16>, %k: memref<100x4xf16>) -> vector<64x64xf32> attributes {attncc.schedule = #cp} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<100x4xf16>, vector<64x4xf16>
+  %r = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
+    // expected-error@+1 {{'vector.transfer_read' op attncc-stage: a staged block needs rows of whole 16-byte chunks along the buffer's last dimension; this read has 'vector<64x4xf16>'}}
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x4xf16>, vector<64x4xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %acc : vector<64x4xf16>, vector<64x4xf16> into vector<64x64xf32>
+    scf.yield %qk : vector<64x64xf32>
+  }
+  return %r : vector<64x64xf32>
+}
