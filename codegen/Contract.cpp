@@ -162,7 +162,13 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
       }
       l[key] = d;
     }
-    l["smem"] = 0;
+    // Dynamic shared memory of a tiled kernel (attncc-atomize), else none.
+    int64_t smem = 0;
+    if (auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(launch, launch.getKernel()))
+      if (auto tile = kernel->getAttrOfType<DictionaryAttr>("attncc.tile"))
+        if (auto b = tile.getAs<IntegerAttr>("smem"))
+          smem = b.getInt();
+    l["smem"] = smem;
     json args = json::array();
     for (Value v : launch.getKernelOperands()) {
       if (isa<MemRefType>(v.getType())) {

@@ -72,6 +72,11 @@ __device__ __forceinline__ void attncc_ldmatrix_x2(unsigned *r, const void *p) {
   unsigned s = (unsigned)__cvta_generic_to_shared(p);
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(s) : "memory");
 }
+__device__ __forceinline__ void attncc_ldmatrix_x4(unsigned *r, const void *p) {
+  unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
+}
 __device__ __forceinline__ void attncc_ldmatrix_x2_trans(unsigned *r, const void *p) {
   unsigned s = (unsigned)__cvta_generic_to_shared(p);
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(s) : "memory");
@@ -456,6 +461,8 @@ private:
     bool bf = lhsT.getElementType().isBF16();
     std::string ll = layoutOf(op.getLhs()), rl = layoutOf(op.getRhs());
     bool kn = op.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, op.getContext());
+    if (ll == "smem")
+      waitFor(op.getLhs());
     if (rl == "smem")
       waitFor(op.getRhs());
     std::string n = define(op.getResult());
@@ -489,6 +496,22 @@ private:
     os << "#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) {\n";
     os.indent();
     std::string at;
+    if (ll == "smem") {
+      std::string buf = ref(op.getLhs());
+      std::string st = std::to_string(smemStride[stagedRead(op.getLhs()).getResult()]);
+      os << "unsigned a[4];\n";
+      os << "attncc_ldmatrix_x4(a, &" << buf << "[(warp * " << fm * 16 << " + fm * 16 + (lane & 15)) * "
+         << st << " + kc * 16 + (lane >> 4) * 8]);\n";
+      os << (bf ? "attncc_mma_bf16" : "attncc_mma_f16") << "(&" << n << "[(fm * " << nfN
+         << " + nf) * 4], a, b);\n";
+      os.unindent();
+      os << "}\n";
+      os.unindent();
+      os << "}\n";
+      os.unindent();
+      os << "}\n";
+      return success();
+    }
     if (ll == "a")
       at = "((fm * " + std::to_string(kc) + " + kc) * 4 + r) * 2";
     else if (ll == "c") // C fragments (n8 pairs) are the A fragment of k16
@@ -620,6 +643,14 @@ private:
       vars.push_back(n);
     }
     assign(vars, f.getInitArgs(), f.getRegionIterArgs());
+    // Copies issued before the loop and not carried into it (a free-axis
+    // tile) are waited for here, once, not in every iteration.
+    Value lastFree;
+    for (Value p : pendingStages)
+      if (!llvm::is_contained(f.getInitArgs(), p))
+        lastFree = p;
+    if (lastFree)
+      waitFor(lastFree);
     std::string iv = define(f.getInductionVar());
     os << "for (long long " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
        << ref(f.getUpperBound()) << "; " << iv << " += " << ref(f.getStep()) << ") {\n";
@@ -949,16 +980,22 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     os << "// " << warps << " warps, each " << fm * 16 << " rows of the " << tileRows
        << "-row tile; lane = (g, t4) as in the mma fragment figures\n";
     os << "const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t4 = lane & 3;\n";
+    int64_t smemBytes = tile.getAs<IntegerAttr>("smem") ? tile.getAs<IntegerAttr>("smem").getInt() : 0;
+    if (smemBytes)
+      os << "extern __shared__ __align__(128) unsigned char attncc_smem[]; // " << smemBytes
+         << " B, dynamic\n";
     WalkResult bad = f.walk([&](vector::TransferReadOp r) {
       auto st = r->getAttrOfType<StringAttr>("attncc.stage");
       if (!st)
         return WalkResult::advance();
+      auto off = r->getAttrOfType<IntegerAttr>("attncc.smem_offset");
+      if (!off) {
+        r.emitOpError("a staged read needs attncc.smem_offset (attncc-atomize)");
+        return WalkResult::interrupt();
+      }
       auto vt = r.getVectorType();
       int64_t pad = st.getValue().ends_with(".pad") ? 128 / vt.getElementTypeBitWidth() : 0;
       int64_t stride = vt.getDimSize(1) + pad;
-      std::string base = "block";
-      if (auto nl = dyn_cast<NameLoc>(r.getLoc()))
-        base = nl.getName().str();
       smemStride[r.getResult()] = stride;
       auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
       if (ring) {
@@ -968,12 +1005,15 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
           return WalkResult::advance();
         }
       }
+      std::string base = "block";
+      if (auto nl = dyn_cast<NameLoc>(r.getLoc()))
+        base = nl.getName().str();
       std::string buf = fresh(base + "_smem");
       smemOf[r.getResult()] = buf;
-      int64_t depth = ring ? 2 : 1;
-      os << "__shared__ __align__(128) " << scalarType(vt) << " " << buf << "["
-         << depth * vt.getDimSize(0) * stride << "];" << (pad ? " // rows padded by 16 bytes" : "")
-         << (ring ? " // a ring of 2 blocks" : "") << "\n";
+      os << scalarType(vt) << " *const " << buf << " = reinterpret_cast<" << scalarType(vt)
+         << " *>(attncc_smem + " << off.getInt() << "); // " << (ring ? "a ring of 2 " : "")
+         << vt.getDimSize(0) << "x" << vt.getDimSize(1) << (pad ? ", rows padded by 16 B" : "")
+         << "\n";
       if (ring) {
         ringBuf[ring.getInt()] = buf;
         taken[buf + "_slot"] = 1;

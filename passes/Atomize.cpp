@@ -228,28 +228,37 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     });
     if (left.wasInterrupted())
       return failure();
-    // Shared memory: each staged block (a ring: each of its 2 buffers).
+    // Shared memory: each staged block (a ring: each of its 2 buffers) gets
+    // an offset into the kernel's dynamic shared memory.
     int64_t smem = 0;
-    DenseSet<int64_t> rings;
+    DenseMap<int64_t, int64_t> ringOffset;
     f.walk([&](vector::TransferReadOp r) {
       auto st = r->getAttrOfType<StringAttr>("attncc.stage");
       if (!st)
         return;
       auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
-      if (ring && !rings.insert(ring.getInt()).second)
+      if (ring && ringOffset.count(ring.getInt())) {
+        r->setAttr("attncc.smem_offset", b.getI64IntegerAttr(ringOffset[ring.getInt()]));
         return; // the ring's other read shares its buffers
+      }
       auto vt = r.getVectorType();
       int64_t pad = st.getValue().ends_with(".pad") ? 128 / vt.getElementTypeBitWidth() : 0;
-      smem += (ring ? 2 : 1) * vt.getDimSize(0) * (vt.getDimSize(1) + pad) *
-              vt.getElementTypeBitWidth() / 8;
+      int64_t bytes = (ring ? 2 : 1) * vt.getDimSize(0) * (vt.getDimSize(1) + pad) *
+                      vt.getElementTypeBitWidth() / 8;
+      r->setAttr("attncc.smem_offset", b.getI64IntegerAttr(smem));
+      if (ring)
+        ringOffset[ring.getInt()] = smem;
+      smem += (bytes + 127) / 128 * 128;
     });
-    const int64_t kStaticSmem = 48 * 1024;
-    if (smem > kStaticSmem)
+    // The smallest opt-in limit of the targets (sm_120: 99 KiB per block).
+    const int64_t kSmemLimit = 99 * 1024;
+    if (smem > kSmemLimit)
       return f.emitOpError("attncc-atomize: the staged blocks need ")
-             << smem << " B of shared memory, more than the " << kStaticSmem
-             << " B a kernel may declare statically (use a smaller key block, no ring, or no /pad)";
+             << smem << " B of shared memory, more than the " << kSmemLimit
+             << " B every target allows a block (use a smaller tile, no ring, or no /pad)";
     f->setAttr("attncc.tile", b.getDictionaryAttr({b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
-                                                   b.getNamedAttr("rows", b.getI64IntegerAttr(rows))}));
+                                                   b.getNamedAttr("rows", b.getI64IntegerAttr(rows)),
+                                                   b.getNamedAttr("smem", b.getI64IntegerAttr(smem))}));
     return success();
   }
 

@@ -36,6 +36,23 @@ using namespace mlir::monoid;
 
 namespace {
 
+/// Whether a read can be copied in 16-byte chunks of rows along the
+/// buffer's last dimension.
+bool isStageable(vector::TransferReadOp r) {
+  auto vt = r.getVectorType();
+  auto mt = dyn_cast<MemRefType>(r.getBase().getType());
+  int64_t bytes = vt.getRank() == 2 ? vt.getDimSize(1) * vt.getElementTypeBitWidth() / 8 : 0;
+  return mt && bytes % 16 == 0 && r.getPermutationMap().isMinorIdentity() && r.isDimInBounds(1);
+}
+
+/// The axis the fold runs over: the one a tensor-core TILE names.
+bool isFoldAxis(const ::attncc::Schedule &s, const std::string &axis) {
+  for (const ::attncc::TileKnob &t : s.tiles)
+    if (t.atom && t.axis == axis)
+      return true;
+  return false;
+}
+
 struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
   int nextRing = 0;
 
@@ -125,6 +142,21 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
       if (k.layout == ::attncc::SmemLayout::Pad)
         mark += ".pad";
       StringAttr markAttr = StringAttr::get(f.getContext(), mark);
+      if (!isFoldAxis(s, k.axis)) {
+        // A free axis (q): the contractions' left operands tiled over it,
+        // read once before the fold (attncc-hoist), go to shared memory too;
+        // each k-step then reads its A fragments with ldmatrix.
+        if (k.ring || k.depth != 1)
+          return refuse(k.ring ? "ring" : "d" + std::to_string(k.depth),
+                        "d1 for a free axis (its tile is read once)");
+        f.walk([&](vector::ContractionOp c) {
+          auto loop = c->getParentOfType<scf::ForOp>();
+          auto r = c.getLhs().getDefiningOp<vector::TransferReadOp>();
+          if (loop && r && loop.isDefinedOutsideOfLoop(r.getResult()) && isStageable(r))
+            r->setAttr("attncc.stage", markAttr);
+        });
+        continue;
+      }
 
       SmallVector<scf::ForOp> loops;
       f.walk([&](scf::ForOp l) { loops.push_back(l); });
@@ -135,11 +167,8 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
           auto r = c.getRhs().getDefiningOp<vector::TransferReadOp>();
           if (!r || r->getBlock() != body || r->hasAttr("attncc.stage"))
             continue;
-          auto vt = r.getVectorType();
-          auto mt = dyn_cast<MemRefType>(r.getBase().getType());
-          int64_t bytes = vt.getRank() == 2 ? vt.getDimSize(1) * vt.getElementTypeBitWidth() / 8 : 0;
-          if (!mt || bytes % 16 != 0 || !r.getPermutationMap().isMinorIdentity() ||
-              !r.isDimInBounds(1)) {
+          if (!isStageable(r)) {
+            auto vt = r.getVectorType();
             r.emitOpError("attncc-stage: a staged block needs rows of whole 16-byte chunks along "
                           "the buffer's last dimension; this read has ")
                 << vt;

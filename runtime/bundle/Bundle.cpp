@@ -175,6 +175,7 @@ struct Buffer {
 struct Launch {
   driver::Function fn;
   driver::Dim3 grid, block;
+  size_t smem = 0; // dynamic shared memory, bytes
   std::vector<json> args;
 };
 
@@ -222,6 +223,7 @@ struct Runner {
       driver::LaunchConfig cfg;
       cfg.grid = l.grid;
       cfg.block = l.block;
+      cfg.smemBytes = l.smem;
       cfg.stream = stream;
       if (!drv->launch(l.fn, cfg, args, err))
         return false;
@@ -424,6 +426,7 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
       *t[i] = unsigned(*tv);
     }
     l.args = jl["args"].get<std::vector<json>>();
+    l.smem = jl.value("smem", size_t(0));
     r.launches.push_back(std::move(l));
   }
 
