@@ -965,7 +965,8 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
   }
   std::string bounds;
   if (auto block = f.getKnownBlockSizeAttr())
-    bounds = "__launch_bounds__(" + std::to_string(block[0] * block[1] * block[2]) + ") ";
+    bounds = "__launch_bounds__(" + std::to_string(block[0] * block[1] * block[2]) +
+             (f->hasAttr("attncc.tile") ? ", 1" : "") + ") ";
   os << "extern \"C\" __global__ void " << bounds << f.getName() << "(";
   for (size_t i = 0; i < params.size(); ++i)
     os << (i ? ",\n    " : "") << params[i];

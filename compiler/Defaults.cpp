@@ -23,8 +23,9 @@ const char *kWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-scalar-def
 
 /// Tensor-core prefill schedules, measured on the H200 by
 /// scripts/gpu-tc-perf.sh over bench/perf-tc.txt (rows in
-/// bench/results/2026-11-30-h200-tc-run2.json). `@` stands for the atom's
-/// element type (f16 or bf16). Head dims up to 64 share the d64 row.
+/// bench/results/2026-11-30-h200-tc-run3.json; flash = PyTorch's flash
+/// backend in the same device call). Head dims up to 64 share the d64 rows,
+/// 96 and 128 the d128 rows.
 struct TcEntry {
   int maxHeadDim;
   bool causal;
@@ -33,25 +34,24 @@ struct TcEntry {
   const char *rest;
   const char *measured;
 };
+#define QRING "STAGE@kv=d2/cp/ring/pad,STAGE@q=d1/cp/pad,EXP=ex2"
 const TcEntry kTensorCore[] = {
-    {64, false, false, "w4x1/f2x8/k4", "STAGE@kv=d2/cp/ring/pad,EXP=ex2",
-     "142.3 us on [1,8,4096,64] f16 (flash 120.7 us; d1 151.6 us)"},
-    {64, true, false, "w4x1/f2x8/k4", "STAGE@kv=d1/cp/pad,EXP=ex2",
-     "235.1 us on [1,8,4096,64] f16 causal (flash 120.9 us; ring 237.2 us)"},
-    {64, true, true, "w4x1/f2x8/k4", "STAGE@kv=d1/cp/pad,EXP=ex2",
-     "not measured with GQA; the MHA causal d64 row"},
-    {64, false, true, "w4x1/f2x8/k4", "STAGE@kv=d2/cp/ring/pad,EXP=ex2",
-     "not measured with GQA; the MHA d64 row"},
-    {128, false, false, "w4x1/f1x8/k4", "STAGE@kv=d1/cp/pad,EXP=ex2",
-     "5187 us on [8,16,4096,128] bf16 (flash 3136 us; w8x1/f1x8 5351, ring w8x1/f1x4 5539)"},
-    {128, false, true, "w4x1/f1x8/k4", "STAGE@kv=d1/cp/pad,EXP=ex2",
-     "not measured with GQA; the MHA d128 row"},
-    {128, true, false, "w4x1/f1x8/k4", "STAGE@kv=d1/cp/pad,EXP=ex2",
-     "3179 us on [8,16,4096,128] bf16 causal (flash 1694 us; ring w8x1/f1x4 3465)"},
-    {128, true, true, "w8x1/f1x4/k4", "STAGE@kv=d2/cp/ring/pad,EXP=ex2",
-     "3472 us on [4,32/8,4096,128] bf16 causal (w4x1/f1x8 d1 3794)"},
+    {64, false, false, "w4x1/f2x8/k4", QRING,
+     "143.1 us on [1,8,4096,64] f16 (flash 123.1 us; Q in registers 144.6 us)"},
+    {64, false, true, "w4x1/f2x8/k4", QRING, "not measured with GQA; the MHA d64 row"},
+    {64, true, false, "w8x1/f1x16/k4", QRING,
+     "176.9 us on [1,8,4096,64] f16 causal (flash 118.6 us; w4x1/f2x8 181.1 us)"},
+    {64, true, true, "w8x1/f1x16/k4", QRING, "not measured with GQA; the MHA causal d64 row"},
+    {128, false, false, "w4x1/f2x4/k4", QRING,
+     "4288 us on [8,16,4096,128] bf16 (flash 3188 us; Q in registers w4x1/f1x8 5186 us)"},
+    {128, false, true, "w4x1/f2x4/k4", QRING, "not measured with GQA; the MHA d128 row"},
+    {128, true, false, "w4x1/f2x4/k4", QRING,
+     "2701 us on [8,16,4096,128] bf16 causal (flash 1751 us; w4x1/f1x8 3166 us)"},
+    {128, true, true, "w4x1/f2x4/k4", QRING,
+     "2712 us on [4,32/8,4096,128] bf16 causal (flash 1730 us; w8x1/f1x4 ring 3535 us)"},
 };
-const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tc-run2.json";
+#undef QRING
+const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tc-run3.json";
 
 } // namespace
 

@@ -141,11 +141,19 @@ public:
         return h;
       return b.createOrFold<arith::AddIOp>(loc, h, arith::ConstantIndexOp::create(b, loc, k));
     };
+    // Each clip is marked attncc.clip: outside it the lift is the identity by
+    // itself, so a later pass that folds whole blocks (attncc-partition)
+    // masks only the original range, operand 0.
     Value lo = r.getLower(), hi = r.getUpper();
-    for (auto [e, k] : bounds.lower)
+    UnitAttr mark = b.getUnitAttr();
+    for (auto [e, k] : bounds.lower) {
       lo = arith::MaxSIOp::create(b, named(loc, "clip_lo"), lo, plus(e, k));
-    for (auto [e, k] : bounds.upper)
+      lo.getDefiningOp()->setAttr("attncc.clip", mark);
+    }
+    for (auto [e, k] : bounds.upper) {
       hi = arith::MinSIOp::create(b, named(loc, "clip_hi"), hi, plus(e, k));
+      hi.getDefiningOp()->setAttr("attncc.clip", mark);
+    }
     r.getLowerMutable().assign(lo);
     r.getUpperMutable().assign(hi);
     return success();

@@ -500,12 +500,28 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
         xs = broadcastBlock(b, loc, x, c.r, c.k, u.r, u.k, rows, block);
       conj(arith::CmpIOp::create(b, loc, pred, k, xs), u);
     };
-    if (!loC.uniform())
-      bound(lo, loC, arith::CmpIPredicate::sge);
-    std::optional<int64_t> sLo = getConstantIntValue(lo), sHi = getConstantIntValue(hi);
-    bool wholeBlocks = loC.uniform() && hiC.uniform() && sLo && sHi && (*sHi - *sLo) % block == 0;
+    // The range to enforce: the reduce's bounds without the clips of
+    // attncc-clip-identity (outside a clip the lift is the identity anyway).
+    auto peel = [](Value x) {
+      while (Operation *d = x.getDefiningOp()) {
+        if (!d->hasAttr("attncc.clip") || !isa<arith::MinSIOp, arith::MaxSIOp>(d))
+          break;
+        x = d->getOperand(0);
+      }
+      return x;
+    };
+    auto [lo0, lo0C] = v.get(peel(reduce.getLower()));
+    auto [hi0, hi0C] = v.get(peel(reduce.getUpper()));
+    if (lo0C.k || hi0C.k)
+      return reduce.emitOpError("attncc-partition: bounds cannot depend on the element");
+    // The loop starts at or above lo0 (a clip only raises it).
+    if (!lo0C.uniform())
+      bound(lo0, lo0C, arith::CmpIPredicate::sge);
+    // Blocks from a static start tile [start, hi0) exactly: no tail mask.
+    std::optional<int64_t> sStart = getConstantIntValue(loopLo), sHi = getConstantIntValue(hi0);
+    bool wholeBlocks = hi0C.uniform() && sStart && sHi && (*sHi - *sStart) % block == 0;
     if (!wholeBlocks)
-      bound(hi, hiC, arith::CmpIPredicate::slt);
+      bound(hi0, hi0C, arith::CmpIPredicate::slt);
 
     SmallVector<BlockElement> lift;
     for (auto [k, y] : llvm::enumerate(reduce.getLiftYield().getValues())) {

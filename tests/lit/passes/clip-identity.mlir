@@ -6,7 +6,7 @@
 // CHECK-LABEL: func.func @upper
 // CHECK:       %[[E:.+]] = arith.addi %[[I:.+]], %{{.+}} : index
 // CHECK:       %[[U:.+]] = arith.addi %[[E]], %c1{{.*}} : index
-// CHECK:       %[[HI:.+]] = arith.minsi %[[N:.+]], %[[U]] : index
+// CHECK:       %[[HI:.+]] = arith.minsi %[[N:.+]], %[[U]] {attncc.clip} : index
 // CHECK:       monoid.reduce "kv" %{{.+}} to %[[HI]]
 func.func @upper(%x: memref<?xf32>, %i: index, %off: index, %n: index) -> (f32, f32) {
   %c0 = arith.constant 0 : index
@@ -30,8 +30,8 @@ func.func @upper(%x: memref<?xf32>, %i: index, %off: index, %n: index) -> (f32, 
 #md = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
 
 // CHECK-LABEL: func.func @window
-// CHECK:       %[[LO:.+]] = arith.maxsi %{{.+}}, %[[A:.+]] : index
-// CHECK:       %[[HI:.+]] = arith.minsi %{{.+}}, %[[B:.+]] : index
+// CHECK:       %[[LO:.+]] = arith.maxsi %{{.+}}, %[[A:.+]] {attncc.clip} : index
+// CHECK:       %[[HI:.+]] = arith.minsi %{{.+}}, %[[B:.+]] {attncc.clip} : index
 // CHECK:       monoid.reduce "kv" %[[LO]] to %[[HI]]
 func.func @window(%x: memref<?xf32>, %a: index, %b: index, %n: index) -> (f32, f32) {
   %c0 = arith.constant 0 : index
