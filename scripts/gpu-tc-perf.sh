@@ -5,7 +5,7 @@
 #      bundles at several sizes);
 #   2. the ladder (bench/ladder.txt): each rung checked at [1,8,1024,64],
 #      timed at [1,8,4096,64];
-#   3. the speed shapes (bench/perf-tc.txt): all timed, then the N=4096
+#   3. the speed shapes ($PERF, default bench/perf-tc.txt): all timed, then the N=4096
 #      ones checked at full size against the fp32 GPU reference;
 #   4. PyTorch's backends on every speed shape (scripts/anchors-all.py);
 #   5. compute-sanitizer memcheck and racecheck on staged kernels.
@@ -16,6 +16,7 @@ source "$(dirname "$0")/gpu-build-runner.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" 2>&1
 names() { grep -v '^#' "$1" | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d'; }
 B=${BENCH:-20}
+PERF=${PERF:-bench/perf-tc.txt}
 t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 
 stamp "1. sweep"
@@ -34,12 +35,12 @@ for b in $(names bench/ladder.txt); do
 done
 
 stamp "3. speed shapes"
-for b in $(names bench/perf-tc.txt); do
+for b in $(names "$PERF"); do
   $R --no-check --bench "$B" --json "$out/perf.jsonl" "build-bundles/$b" > /dev/null
 done
 stamp "3b. checks at full size"
 # shellcheck disable=SC2046
-$R --gpu-reference --json "$out/sweep.jsonl" $(names bench/perf-tc.txt | grep -E '4096|s64|gqa' | sed 's|^|build-bundles/|') | tail -1
+$R --gpu-reference --json "$out/sweep.jsonl" $(names "$PERF" | grep -E '4096|s64|gqa' | grep -v alt | sed 's|^|build-bundles/|') | tail -1
 
 stamp "4. anchors"
 python3 scripts/anchors-all.py 1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
