@@ -22,9 +22,10 @@ const Entry kMeasured[] = {
 const char *kWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-scalar-defaults.json";
 
 /// Tensor-core prefill schedules, measured on the H200 by
-/// scripts/gpu-tc-perf.sh over bench/perf-tc.txt (rows in
-/// bench/results/2026-11-30-h200-tc-run3.json; flash = PyTorch's flash
-/// backend in the same device call). Head dims up to 64 share the d64 rows,
+/// scripts/gpu-tc-perf.sh: candidates over bench/perf-tc.txt (run 3,
+/// bench/results/2026-11-30-h200-tc-run3.json), the chosen rows again at the
+/// final commit over bench/perf-default.txt (tc-final.json); flash = PyTorch's
+/// flash backend in the same device call. Head dims up to 64 share the d64 rows,
 /// 96 and 128 the d128 rows.
 struct TcEntry {
   int maxHeadDim;
@@ -37,21 +38,22 @@ struct TcEntry {
 #define QRING "STAGE@kv=d2/cp/ring/pad,STAGE@q=d1/cp/pad,EXP=ex2"
 const TcEntry kTensorCore[] = {
     {64, false, false, "w4x1/f2x8/k4", QRING,
-     "143.1 us on [1,8,4096,64] f16 (flash 123.1 us; Q in registers 144.6 us)"},
+     "142.9 us on [1,8,4096,64] f16, flash 119.0 us (run 3: Q in registers 144.6 us)"},
     {64, false, true, "w4x1/f2x8/k4", QRING, "not measured with GQA; the MHA d64 row"},
     {64, true, false, "w8x1/f1x16/k4", QRING,
-     "176.9 us on [1,8,4096,64] f16 causal (flash 118.6 us; w4x1/f2x8 181.1 us)"},
+     "151.6 us on [1,8,4096,64] f16 causal, flash 119.7 us (w4x1/f2x8 165.4 us)"},
     {64, true, true, "w8x1/f1x16/k4", QRING, "not measured with GQA; the MHA causal d64 row"},
     {128, false, false, "w4x1/f2x4/k4", QRING,
-     "4288 us on [8,16,4096,128] bf16 (flash 3188 us; Q in registers w4x1/f1x8 5186 us)"},
+     "4285 us on [8,16,4096,128] bf16, flash 3185 us (run 3: Q in registers w4x1/f1x8 5186 us)"},
     {128, false, true, "w4x1/f2x4/k4", QRING, "not measured with GQA; the MHA d128 row"},
     {128, true, false, "w4x1/f2x4/k4", QRING,
-     "2701 us on [8,16,4096,128] bf16 causal (flash 1751 us; w4x1/f1x8 3166 us)"},
+     "2503 us on [8,16,4096,128] bf16 causal, flash 1726 us (run 3: w4x1/f1x8 3166 us)"},
     {128, true, true, "w4x1/f2x4/k4", QRING,
-     "2712 us on [4,32/8,4096,128] bf16 causal (flash 1730 us; w8x1/f1x4 ring 3535 us)"},
+     "2499 us on [4,32/8,4096,128] bf16 causal, flash 1696 us (run 3: w8x1/f1x4 ring 3535 us)"},
 };
 #undef QRING
-const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tc-run3.json";
+const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tc-final.json; run 3 in "
+                       "2026-11-30-h200-tc-run3.json";
 
 } // namespace
 
