@@ -1,6 +1,8 @@
 //===- Pipeline.cpp - the named stages of attncc --------------------------===//
 #include "compiler/Pipeline.h"
 
+#include "compiler/Targets.h"
+
 #include "ir/MonoidOps.h"
 #include "passes/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -86,6 +88,19 @@ static void nameKernelArguments(ModuleOp module) {
 }
 
 LogicalResult lowerFrom(ModuleOp module, Stage from, Stage to) {
+  if (from == Stage::Monoid && to != Stage::Monoid) {
+    // A knob no pass acts on yet is an error here, not a silent no-op.
+    WalkResult unbuilt = module.walk([&](monoid::ReduceOp r) {
+      if (auto s = r.getScheduleAttr())
+        if (auto e = ::attncc::checkBuilt(s.getSchedule())) {
+          emitError(r.getLoc()) << e->message();
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (unbuilt.wasInterrupted())
+      return failure();
+  }
   PassManager pm(module.getContext());
   buildPipeline(pm, from, to);
   if (failed(pm.run(module)))
