@@ -139,31 +139,4 @@ std::optional<KnobError> checkAxes(const Schedule &s, const std::vector<std::str
   return std::nullopt;
 }
 
-std::optional<KnobError> checkBuilt(const Schedule &s) {
-  for (const TileKnob &t : s.tiles)
-    if (t.atom && t.atom->kind != AtomKind::MmaSync)
-      return KnobError{"TILE@" + t.axis, std::string(atomFamily(t.atom->kind)) + " atom",
-                       "an mma atom (mma_m16n8k16_f16|bf16); the wgmma and tcgen05 atoms are not "
-                       "built yet"};
-  for (const StageKnob &st : s.stages) {
-    std::string k = "STAGE@" + st.axis;
-    if (st.transport == Transport::Tma)
-      return KnobError{k, "tma", "sync or cp (TMA is not built yet)"};
-    if (st.layout == SmemLayout::Swz128)
-      return KnobError{k, "swz128", "dense or pad (swizzled layouts are not built yet)"};
-  }
-  if (!s.wspec.empty())
-    return KnobError{"WSPEC", "warp roles", "no WSPEC (warp specialization is not built yet)"};
-  if (s.exp && *s.exp == ExpKind::Poly)
-    return KnobError{"EXP", "poly" + std::to_string(s.expPolyDegree),
-                     "libm or ex2 (polynomial exp is not built yet)"};
-  if (s.rescale && *s.rescale != "always")
-    return KnobError{"RESCALE", *s.rescale, "always (lazy rescaling is not built yet)"};
-  if (s.acc && *s.acc == Accum::F16x)
-    return KnobError{"ACC", "f16x", "f32 (fp16 accumulation is not built yet)"};
-  if (s.grid && *s.grid == GridKind::Persistent)
-    return KnobError{"GRID", "persistent", "tiles (persistent CTAs are not built yet)"};
-  return std::nullopt;
-}
-
 } // namespace attncc

@@ -42,11 +42,6 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
 /// for the message). checkSchedule uses both; a schedule applied to IR written
 /// by hand is checked against the reduce axes found in that IR.
 std::optional<KnobError> checkTargetSupport(const Schedule &s, const TargetInfo &t);
-
-/// Knobs the grammar has but no pass acts on yet: lowering below the monoid
-/// level refuses them (naming the knob, the value, and what is built) instead
-/// of ignoring them. `--ir monoid` still prints them.
-std::optional<KnobError> checkBuilt(const Schedule &s);
 std::optional<KnobError> checkAxes(const Schedule &s, const std::vector<std::string> &axes,
                                    const std::string &where);
 

@@ -331,6 +331,10 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
   }
 
   LogicalResult partition(ReduceOp reduce, const ::attncc::TileKnob &tile) {
+    if (reduce.getPartial())
+      return reduce.emitOpError("attncc-partition: TILE@")
+             << reduce.getAxis() << " with an atom and REDUCE@" << reduce.getAxis()
+             << "=g<G> (split) is not built yet; split with a scalar TILE, or drop REDUCE";
     auto map = dyn_cast<scf::ParallelOp>(reduce->getParentOp());
     if (!map || !llvm::all_of(map.getLowerBound(), [](Value v) { return isConstantIntValue(v, 0); }) ||
         !llvm::all_of(map.getStep(), [](Value v) { return isConstantIntValue(v, 1); }))
