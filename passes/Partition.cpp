@@ -362,6 +362,8 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     auto ivs = map.getInductionVars();
     for (size_t k = 0; k + 1 < ivs.size(); ++k)
       v.set(ivs[k], tiled.getInductionVars()[k], Cls{});
+    for (size_t k = 0; k + 1 < ivs.size(); ++k) // keep the listing's names (%b, %h)
+      tiled.getInductionVars()[k].setLoc(ivs[k].getLoc());
     v.oldRow = ivs.back();
     Value tileIv = tiled.getInductionVars().back();
     tileIv.setLoc(named(loc, "tile"));
