@@ -495,31 +495,22 @@ private:
     }
     os << "#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) {\n";
     os.indent();
-    std::string at;
+    os << "unsigned a[4];\n";
     if (ll == "smem") {
-      std::string buf = ref(op.getLhs());
       std::string st = std::to_string(smemStride[stagedRead(op.getLhs()).getResult()]);
-      os << "unsigned a[4];\n";
-      os << "attncc_ldmatrix_x4(a, &" << buf << "[(warp * " << fm * 16 << " + fm * 16 + (lane & 15)) * "
-         << st << " + kc * 16 + (lane >> 4) * 8]);\n";
-      os << (bf ? "attncc_mma_bf16" : "attncc_mma_f16") << "(&" << n << "[(fm * " << nfN
-         << " + nf) * 4], a, b);\n";
-      os.unindent();
-      os << "}\n";
-      os.unindent();
-      os << "}\n";
-      os.unindent();
-      os << "}\n";
-      return success();
+      os << "attncc_ldmatrix_x4(a, &" << ref(op.getLhs()) << "[(warp * " << fm * 16
+         << " + fm * 16 + (lane & 15)) * " << st << " + kc * 16 + (lane >> 4) * 8]);\n";
+    } else {
+      std::string at;
+      if (ll == "a")
+        at = "((fm * " + std::to_string(kc) + " + kc) * 4 + r) * 2";
+      else if (ll == "c") // C fragments (n8 pairs) are the A fragment of k16
+        at = "((fm * " + std::to_string(2 * kc) + " + 2 * kc + (r >> 1)) * 2 + (r & 1)) * 2";
+      else
+        return op.emitOpError("left operand layout '") << ll << "' cannot feed mma.sync";
+      os << "#pragma unroll\nfor (int r = 0; r < 4; ++r) a[r] = attncc_pack(" << elem(op.getLhs(), at)
+         << ", " << elem(op.getLhs(), at + " + 1") << ");\n";
     }
-    if (ll == "a")
-      at = "((fm * " + std::to_string(kc) + " + kc) * 4 + r) * 2";
-    else if (ll == "c") // C fragments (n8 pairs) are the A fragment of k16
-      at = "((fm * " + std::to_string(2 * kc) + " + 2 * kc + (r >> 1)) * 2 + (r & 1)) * 2";
-    else
-      return op.emitOpError("left operand layout '") << ll << "' cannot feed mma.sync";
-    os << "unsigned a[4];\n#pragma unroll\nfor (int r = 0; r < 4; ++r) a[r] = attncc_pack("
-       << elem(op.getLhs(), at) << ", " << elem(op.getLhs(), at + " + 1") << ");\n";
     os << (bf ? "attncc_mma_bf16" : "attncc_mma_f16") << "(&" << n << "[(fm * " << nfN
        << " + nf) * 4], a, b);\n";
     os.unindent();

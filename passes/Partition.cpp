@@ -149,6 +149,25 @@ public:
     return success();
   }
 
+  /// The permutation map of a tile access: the row and element dimensions
+  /// (out of bounds allowed: a partial tile), then the trailing memref
+  /// dimensions the op's own vector covers (in bounds).
+  AffineMap tileMap(MemRefType mt, int64_t rowDim, int64_t keyDim, Type own,
+                    SmallVector<bool> &inBounds) {
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d : {rowDim, keyDim})
+      if (d >= 0) {
+        exprs.push_back(b.getAffineDimExpr(d));
+        inBounds.push_back(false);
+      }
+    if (auto vt = dyn_cast<VectorType>(own))
+      for (int64_t d = mt.getRank() - vt.getRank(); d < mt.getRank(); ++d) {
+        exprs.push_back(b.getAffineDimExpr(d));
+        inBounds.push_back(true);
+      }
+    return AffineMap::get(mt.getRank(), 0, exprs, b.getContext());
+  }
+
   /// A tile read: [M if row][B if element] + the op's own vector shape.
   LogicalResult read(Operation *op, Value mem, ValueRange indices, Type elemType) {
     SmallVector<Value> idx;
@@ -162,19 +181,10 @@ public:
       return success();
     }
     auto mt = cast<MemRefType>(mem.getType());
-    SmallVector<AffineExpr> exprs;
     SmallVector<bool> inBounds;
-    if (rowDim >= 0) { exprs.push_back(b.getAffineDimExpr(rowDim)); inBounds.push_back(false); }
-    if (keyDim >= 0) { exprs.push_back(b.getAffineDimExpr(keyDim)); inBounds.push_back(false); }
-    if (auto vt = dyn_cast<VectorType>(elemType)) {
-      for (int64_t d = mt.getRank() - vt.getRank(); d < mt.getRank(); ++d) {
-        exprs.push_back(b.getAffineDimExpr(d));
-        inBounds.push_back(true);
-      }
-    }
+    AffineMap map = tileMap(mt, rowDim, keyDim, elemType, inBounds);
     Cls c{rowDim >= 0, keyDim >= 0};
     auto vt = cast<VectorType>(vecType(elemType, c));
-    auto map = AffineMap::get(mt.getRank(), 0, exprs, b.getContext());
     Value pad = arith::ConstantOp::create(b, unnamed(op->getLoc()), mt.getElementType(),
                                           b.getZeroAttr(mt.getElementType()));
     Value r = vector::TransferReadOp::create(b, result.getLoc(), vt, mem, idx, pad, map, inBounds);
@@ -197,15 +207,8 @@ public:
       return success();
     }
     v = shaped(value, Cls{true, false}, value.getType(), op->getLoc());
-    auto mt = cast<MemRefType>(mem.getType());
-    SmallVector<AffineExpr> exprs{b.getAffineDimExpr(rowDim)};
-    SmallVector<bool> inBounds{false};
-    if (auto vt = dyn_cast<VectorType>(value.getType()))
-      for (int64_t d = mt.getRank() - vt.getRank(); d < mt.getRank(); ++d) {
-        exprs.push_back(b.getAffineDimExpr(d));
-        inBounds.push_back(true);
-      }
-    auto map = AffineMap::get(mt.getRank(), 0, exprs, b.getContext());
+    SmallVector<bool> inBounds;
+    AffineMap map = tileMap(cast<MemRefType>(mem.getType()), rowDim, -1, value.getType(), inBounds);
     vector::TransferWriteOp::create(b, unnamed(op->getLoc()), v, mem, idx, map, inBounds);
     return success();
   }
