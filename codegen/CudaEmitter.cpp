@@ -30,6 +30,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <map>
 
 using namespace mlir;
 
@@ -92,15 +93,76 @@ template <int N> __device__ __forceinline__ void attncc_cp_async_wait() {
 
 )cuda";
 
+/// The warpgroup instructions of the wgmma atoms (sm_90a), once per file that
+/// needs them; the mma_async calls themselves are written per shape below.
+const char *kWgmmaPrelude = R"cuda(// wgmma (sm_90a; PTX ISA: asynchronous warpgroup-level matrix instructions).
+// A shared-memory operand is a descriptor of a 128-byte swizzled block:
+// start address, leading byte offset (MN-major: the stride of 64-element
+// slabs), stride byte offset 1024 (8 rows of 128 B), swizzle mode 1.
+__device__ __forceinline__ unsigned long long attncc_desc_sw128(const void *p, unsigned lbo) {
+  unsigned a = (unsigned)__cvta_generic_to_shared(p);
+  return (unsigned long long)((a & 0x3FFFF) >> 4) | ((unsigned long long)((lbo & 0x3FFFF) >> 4) << 16) |
+         ((unsigned long long)(1024 >> 4) << 32) | (1ULL << 62);
+}
+__device__ __forceinline__ void attncc_wgmma_arrive() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void attncc_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void attncc_wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" :: "n"(N) : "memory");
+}
+// Keeps the compiler from moving accesses of an accumulator across the
+// asynchronous instructions that write it.
+__device__ __forceinline__ void attncc_fence_operand(float &r) { asm volatile("" : "+f"(r) :: "memory"); }
+// Shared memory written by threads (cp.async included) is read by wgmma
+// through the async proxy.
+__device__ __forceinline__ void attncc_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+
+)cuda";
+
+/// One wgmma.mma_async shape as a device function: m64nNk16, f32 += A * B,
+/// A from a descriptor (ss) or registers (rs), B from a descriptor, B
+/// MN-major (transB) or K-major.
+std::string wgmmaName(int64_t n, bool bf, bool regA, bool transB) {
+  return "attncc_wgmma_m64n" + std::to_string(n) + "k16_" + (bf ? "bf16" : "f16") +
+         (regA ? "_rs" : "_ss") + (transB ? "_tb" : "");
+}
+std::string wgmmaFunction(int64_t n, bool bf, bool regA, bool transB) {
+  std::string t = bf ? "bf16" : "f16";
+  int64_t regs = n / 2;
+  auto op = [](int64_t i) { return "%" + std::to_string(i); };
+  std::string d;
+  for (int64_t i = 0; i < regs; ++i)
+    d += (i ? ", " : "") + op(i);
+  std::string a = regA ? "{" + op(regs) + ", " + op(regs + 1) + ", " + op(regs + 2) + ", " + op(regs + 3) + "}"
+                       : op(regs);
+  int64_t bIdx = regs + (regA ? 4 : 1), pIdx = bIdx + 1;
+  std::string s = "__device__ __forceinline__ void " + wgmmaName(n, bf, regA, transB) + "(float *d, " +
+                  (regA ? "const unsigned *a" : "unsigned long long da") + ", unsigned long long db) {\n";
+  s += "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, " + op(pIdx) + ", 0;\\n\"\n";
+  s += "               \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." + t + "." + t +
+       " {" + d + "}, " + a + ", " + op(bIdx) + ", p, 1, 1, " + (regA ? "" : "0, ") + (transB ? "1" : "0") +
+       ";\\n}\\n\"\n";
+  s += "               : ";
+  for (int64_t i = 0; i < regs; ++i)
+    s += std::string(i ? ", " : "") + (i && i % 8 == 0 ? "\n                 " : "") + "\"+f\"(d[" +
+         std::to_string(i) + "])";
+  s += "\n               : ";
+  s += regA ? "\"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3])" : "\"l\"(da)";
+  s += ", \"l\"(db), \"n\"(1)\n               : \"memory\");\n}\n";
+  return s;
+}
+
 using Fmt = std::function<std::string(ArrayRef<std::string>)>;
 
 class KernelEmitter {
 public:
-  KernelEmitter(raw_indented_ostream &os) : os(os) {}
+  KernelEmitter(raw_indented_ostream &os, std::map<std::string, std::string> &helpers)
+      : os(os), helpers(helpers) {}
   LogicalResult emitKernel(gpu::GPUFuncOp f);
 
 private:
   raw_indented_ostream &os;
+  std::map<std::string, std::string> &helpers; // device functions the kernels call, by name
+  bool wgmma = false;                   // the kernel issues wgmma
   DenseMap<Value, std::string> names;   // variables and inline literals
   DenseMap<Value, Value> broadcastOf;   // vector.broadcast -> its scalar
   DenseMap<Value, Value> spreadOf;      // vector.broadcast of a row/col vector -> its source
@@ -368,7 +430,7 @@ private:
     }
     std::string c = fresh("chunk");
     os << "// " << buf << ": " << rows << "x" << cols << " block -> shared memory ("
-       << (cp ? "cp.async" : "sync") << ")\n";
+       << (cp ? "cp.async" : "sync") << (monoid::isSwizzled(op) ? ", 128-byte swizzle" : "") << ")\n";
     os << "for (int " << c << " = threadIdx.x; " << c << " < " << rows * chunksPerRow << "; " << c
        << " += " << warps * 32 << ") {\n";
     os.indent();
@@ -382,6 +444,14 @@ private:
     os << "const bool " << okv << " = " << (ok.empty() ? "true" : ok) << ";\n";
     std::string src = "&" + ref(op.getBase()) + "[" + okv + " ? " + offsetOf(op.getBase(), idx) + " : 0]";
     std::string dst = "&" + buf + "[" + r + " * " + std::to_string(stride) + " + " + col + "]";
+    if (monoid::isSwizzled(op)) {
+      // 128-byte slabs of S elements; chunk c of row r lands at chunk c ^ (r % 8).
+      int64_t slabChunks = 128 / 16, slab = 128 * 8 / vt.getElementTypeBitWidth();
+      std::string ch = "(" + c + " % " + std::to_string(chunksPerRow) + ")";
+      dst = "&" + buf + "[(" + ch + " / " + std::to_string(slabChunks) + ") * " +
+            std::to_string(rows * slab) + " + " + r + " * " + std::to_string(slab) + " + ((" + ch +
+            " % " + std::to_string(slabChunks) + ") ^ (" + r + " & 7)) * " + std::to_string(per) + "]";
+    }
     if (cp)
       os << "attncc_cp_async16(" << dst << ", " << src << ", " << okv << ");\n";
     else
@@ -405,6 +475,8 @@ private:
     int64_t after = pendingStages.end() - it - 1;
     if (isCp(staged))
       os << "attncc_cp_async_wait<" << after << ">();\n";
+    if (wgmma)
+      os << "attncc_fence_proxy_async(); // visible to wgmma\n";
     os << "__syncthreads(); // " << ref(staged) << " is in shared memory\n";
     pendingStages.erase(pendingStages.begin(), it + 1);
   }
@@ -453,8 +525,77 @@ private:
     return success();
   }
 
+  /// acc + lhs * rhs on wgmma.m64nNk16: each warpgroup issues KC atoms for
+  /// its 64 rows. B is a descriptor of its swizzled block; A a descriptor
+  /// (staged) or registers (a, or c: P). The group is waited for at once.
+  LogicalResult emitWgmma(vector::ContractionOp op) {
+    auto acc = cast<VectorType>(op.getAccType());
+    auto lhsT = cast<VectorType>(op.getLhsType());
+    int64_t n = acc.getDimSize(1), kc = lhsT.getDimSize(1) / 16;
+    bool bf = lhsT.getElementType().isBF16();
+    std::string ll = layoutOf(op.getLhs()), rl = layoutOf(op.getRhs());
+    bool kn = op.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, op.getContext());
+    if (op.getIndexingMapsArray()[0].getResult(0) != getAffineDimExpr(0, op.getContext()))
+      return op.emitOpError("wgmma needs the left operand as [M x K]");
+    if (rl != "smem")
+      return op.emitOpError("wgmma reads its right operand from shared memory");
+    bool regA = ll != "smem";
+    if (regA && ll != "a" && ll != "c")
+      return op.emitOpError("left operand layout '") << ll << "' cannot feed wgmma";
+    if (!regA)
+      waitFor(op.getLhs());
+    waitFor(op.getRhs());
+    std::string fn = wgmmaName(n, bf, regA, kn);
+    helpers[fn] = wgmmaFunction(n, bf, regA, kn);
+    std::string res = define(op.getResult());
+    int64_t cnt = count(op.getResult());
+    // Elements per 128-byte slab row of the swizzled blocks.
+    int64_t slab = 128 * 8 / lhsT.getElementTypeBitWidth();
+    auto rhsT = cast<VectorType>(op.getRhsType());
+    os << "// " << res << ": " << acc.getDimSize(0) << "x" << n << "x" << lhsT.getDimSize(1)
+       << " on wgmma.m64n" << n << "k16 (" << kc << " k-steps per warpgroup, B "
+       << (kn ? "MN" : "K") << "-major, A from " << (regA ? "registers" : "shared memory") << ")\n";
+    os << "float " << res << "[" << cnt << "];\n#pragma unroll\n";
+    os << "for (int e = 0; e < " << cnt << "; ++e) " << res << "[e] = " << elem(op.getAcc(), "e") << ";\n";
+    os << "#pragma unroll\nfor (int e = 0; e < " << cnt << "; ++e) attncc_fence_operand(" << res << "[e]);\n";
+    os << "attncc_wgmma_arrive();\n";
+    os << "#pragma unroll\nfor (int kc = 0; kc < " << kc << "; ++kc) {\n";
+    os.indent();
+    std::string sl = std::to_string(slab);
+    std::string rhs = ref(op.getRhs());
+    if (kn) // B = [K x N], N contiguous: 16 rows of every slab per k-step; LBO = slab stride
+      os << "const unsigned long long db = attncc_desc_sw128(&" << rhs << "[kc * " << 16 * slab << "], "
+         << rhsT.getDimSize(0) * 128 << ");\n";
+    else // B = [N x K], K contiguous: k-step kc is 32 B into slab kc * 16 / S
+      os << "const unsigned long long db = attncc_desc_sw128(&" << rhs << "[(kc * 16 / " << sl << ") * "
+         << rhsT.getDimSize(0) * slab << " + (kc * 16) % " << sl << "], 0);\n";
+    if (regA) {
+      std::string at;
+      if (ll == "a")
+        at = "(kc * 4 + r) * 2";
+      else
+        at = "((2 * kc + (r >> 1)) * 2 + (r & 1)) * 2";
+      os << "unsigned a[4];\n";
+      os << "#pragma unroll\nfor (int r = 0; r < 4; ++r) a[r] = attncc_pack(" << elem(op.getLhs(), at)
+         << ", " << elem(op.getLhs(), at + " + 1") << ");\n";
+      os << fn << "(" << res << ", a, db);\n";
+    } else {
+      os << "const unsigned long long da = attncc_desc_sw128(&" << ref(op.getLhs()) << "[(kc * 16 / "
+         << sl << ") * " << tileRows * slab << " + (warp >> 2) * " << 64 * slab << " + (kc * 16) % "
+         << sl << "], 0);\n";
+      os << fn << "(" << res << ", da, db);\n";
+    }
+    os.unindent();
+    os << "}\n";
+    os << "attncc_wgmma_commit();\nattncc_wgmma_wait<0>();\n";
+    os << "#pragma unroll\nfor (int e = 0; e < " << cnt << "; ++e) attncc_fence_operand(" << res << "[e]);\n";
+    return success();
+  }
+
   /// acc + lhs * rhs on mma.sync.m16n8k16: per warp FM x NF x KC atoms.
   LogicalResult emitContract(vector::ContractionOp op) {
+    if (auto atom = op->getAttrOfType<StringAttr>("attncc.atom"); atom && atom.getValue().starts_with("wgmma"))
+      return emitWgmma(op);
     auto acc = cast<VectorType>(op.getAccType());
     auto lhsT = cast<VectorType>(op.getLhsType());
     int64_t nfN = acc.getDimSize(1) / 8, kc = lhsT.getDimSize(1) / 16;
@@ -973,9 +1114,22 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
        << "-row tile; lane = (g, t4) as in the mma fragment figures\n";
     os << "const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t4 = lane & 3;\n";
     int64_t smemBytes = tile.getAs<IntegerAttr>("smem") ? tile.getAs<IntegerAttr>("smem").getInt() : 0;
-    if (smemBytes)
+    f.walk([&](vector::ContractionOp c) {
+      if (auto atom = c->getAttrOfType<StringAttr>("attncc.atom"); atom && atom.getValue().starts_with("wgmma"))
+        wgmma = true;
+    });
+    bool swizzled = false;
+    f.walk([&](vector::TransferReadOp r) { swizzled = swizzled || (r->hasAttr("attncc.stage") && monoid::isSwizzled(r)); });
+    if (smemBytes && !swizzled)
       os << "extern __shared__ __align__(128) unsigned char attncc_smem[]; // " << smemBytes
          << " B, dynamic\n";
+    if (smemBytes && swizzled) {
+      // The 128-byte swizzle acts on shared-memory address bits: swizzled
+      // blocks start on 1024-byte boundaries (attncc-atomize left 1024 B for this).
+      os << "extern __shared__ __align__(1024) unsigned char attncc_smem_raw[]; // " << smemBytes
+         << " B, dynamic\n";
+      os << "unsigned char *const attncc_smem = attncc_smem_raw + ((1024u - ((unsigned)__cvta_generic_to_shared(attncc_smem_raw) & 1023u)) & 1023u);\n";
+    }
     WalkResult bad = f.walk([&](vector::TransferReadOp r) {
       auto st = r->getAttrOfType<StringAttr>("attncc.stage");
       if (!st)
@@ -986,7 +1140,7 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
         return WalkResult::interrupt();
       }
       auto vt = r.getVectorType();
-      int64_t pad = st.getValue().ends_with(".pad") ? 128 / vt.getElementTypeBitWidth() : 0;
+      int64_t pad = monoid::rowPad(r);
       int64_t stride = vt.getDimSize(1) + pad;
       smemStride[r.getResult()] = stride;
       auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
@@ -1005,6 +1159,7 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
       os << scalarType(vt) << " *const " << buf << " = reinterpret_cast<" << scalarType(vt)
          << " *>(attncc_smem + " << off.getInt() << "); // " << (ring ? "a ring of 2 " : "")
          << vt.getDimSize(0) << "x" << vt.getDimSize(1) << (pad ? ", rows padded by 16 B" : "")
+         << (monoid::isSwizzled(r) ? ", 128-byte swizzled slabs" : "")
          << "\n";
       if (ring) {
         ringBuf[ring.getInt()] = buf;
@@ -1033,22 +1188,36 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
      << "// exp2 with fastmath<afn>: the MUFU.EX2 instruction (2 ulp, flushes subnormals).\n"
      << "__device__ __forceinline__ float attncc_ex2(float x) {\n"
      << "  float y;\n  asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x));\n  return y;\n}\n\n";
-  bool tiled = false;
+  bool tiled = false, wgmma = false;
   module.walk([&](gpu::GPUFuncOp f) {
     if (f->hasAttr("attncc.tile"))
       tiled = true;
   });
+  module.walk([&](vector::ContractionOp c) {
+    if (auto atom = c->getAttrOfType<StringAttr>("attncc.atom"); atom && atom.getValue().starts_with("wgmma"))
+      wgmma = true;
+  });
   if (tiled)
     os << kTensorCorePrelude;
+  if (wgmma)
+    os << kWgmmaPrelude;
+  // Kernels first into a buffer: they name the per-shape helpers they call.
+  std::string kernels;
+  llvm::raw_string_ostream ks(kernels);
+  raw_indented_ostream kos(ks);
+  std::map<std::string, std::string> helpers;
   WalkResult r = module.walk([&](gpu::GPUFuncOp f) {
     if (!f.isKernel())
       return WalkResult::advance();
-    KernelEmitter k(os);
+    KernelEmitter k(kos, helpers);
     if (failed(k.emitKernel(f)))
       return WalkResult::interrupt();
-    os << "\n";
+    kos << "\n";
     return WalkResult::advance();
   });
+  for (auto &[name, text] : helpers)
+    os << text << "\n";
+  os << kernels;
   return failure(r.wasInterrupted());
 }
 

@@ -77,6 +77,10 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
       return KnobError{knob, a.elem == ElemType::F16 ? "f16 atom" : "bf16 atom",
                        std::string("an atom of the problem's dtype ") + dtypeName(p.dtype) +
                            (p.dtype == DType::F32 ? " (f32 problems have no tensor-core atom; use a scalar tile)" : "")};
+    if (a.kind == AtomKind::Wgmma && tile.wm % 4 != 0)
+      return KnobError{knob, "w" + std::to_string(tile.wm) + "x" + std::to_string(tile.wn),
+                       "a multiple of 4 warps in WM for a wgmma atom (a warpgroup of 4 warps "
+                       "issues each m64 atom)"};
   }
   for (const ReduceKnob &r : s.reduces) {
     if (r.axis != reduceAxis)

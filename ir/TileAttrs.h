@@ -3,13 +3,18 @@
 // Below the monoid level, the GPU-shaping passes talk to the emitter through
 // a few discardable attributes; their names and the one query they share
 // live here:
-//   attncc.stage  = "sync"|"cp"[".pad"]  on a vector.transfer_read staged in
-//                                        shared memory (attncc-stage)
+//   attncc.stage  = "sync"|"cp"[".pad"|".swz"]  on a vector.transfer_read
+//                                        staged in shared memory (attncc-stage):
+//                                        rows padded by 16 B, or 128-byte
+//                                        swizzled slabs (the wgmma layout)
 //   attncc.ring   = <id>                 reads of one operand sharing a ring
 //                                        of 2 buffers (attncc-stage, d2/ring)
 //   attncc.layout = "c"|"row"|...        which thread holds which element
 //   attncc.layouts = [...]               the same for an scf.for's iter_args
+//   attncc.family = "wgmma"              a contraction partition tiled for
+//                                        wgmma (absent: mma.sync)
 //   attncc.atom   = "mma.m16n8k16"       a contraction's instruction
+//                 | "wgmma.m64n<N>k16"   (attncc-atomize)
 //   attncc.tile   = {warps, rows}        a kernel's CTA tile (attncc-atomize)
 //
 //===----------------------------------------------------------------------===//
@@ -32,6 +37,19 @@ inline vector::TransferReadOp stagedRead(Value v) {
       if (a.getArgNumber() >= 1)
         return stagedRead(f.getInitArgs()[a.getArgNumber() - 1]);
   return {};
+}
+
+/// How a staged block sits in shared memory: row-major with `pad` elements
+/// after each row, or (swizzled) as 128-byte slabs: column c of row r of an
+/// R-row block is in slab c / S (S = 128 B of elements), at row r of it, with
+/// its 16-byte chunk index XOR-ed with r % 8 (the 128-byte swizzle of wgmma
+/// descriptors and TMA).
+inline bool isSwizzled(vector::TransferReadOp r) {
+  return r->getAttrOfType<StringAttr>("attncc.stage").getValue().ends_with(".swz");
+}
+inline int64_t rowPad(vector::TransferReadOp r) {
+  bool pad = r->getAttrOfType<StringAttr>("attncc.stage").getValue().ends_with(".pad");
+  return pad ? 128 / r.getVectorType().getElementTypeBitWidth() : 0;
 }
 
 } // namespace mlir::monoid

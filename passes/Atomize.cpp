@@ -18,9 +18,15 @@
 //   b.nk / b.kn  [N x K] / [K x N] B-operand fragments, read straight from
 //                memory (no STAGE)
 //   smem   a block staged in shared memory (marked by attncc-stage), read by
-//          the contraction with ldmatrix
+//          the contraction with ldmatrix (mma) or through descriptors (wgmma)
 // A contraction's left operand may also be in c: a C fragment pair is an A
 // fragment (P = softmax(S) feeds P*V from registers).
+//
+// wgmma (contractions partition marked attncc.family = "wgmma"): warpgroup
+// j issues m64nNk16 for rows [64j, 64j + 64); its accumulator fragment is
+// the c layout above with FM = 1 (warp w owns rows [16w, 16w + 16)), and its
+// register A fragment is the mma.sync one, so the layouts do not change;
+// only the operands in shared memory must be swizzled (attncc.stage ".swz").
 //
 // Assignment is unification: a contraction fixes its result, accumulator and
 // operands; elementwise ops, scf.for iter_args and shape casts give their
@@ -157,6 +163,7 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     if (threads % 32)
       return f.emitOpError("attncc-atomize: ") << threads << " threads is not whole warps";
     int64_t warps = threads / 32, rows = 0;
+    bool wgmma = false;
 
     // Shapes the m16n8k16 atom can tile.
     WalkResult shapes = f.walk([&](vector::ContractionOp c) {
@@ -172,6 +179,30 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       int64_t m = acc.getDimSize(0), n = acc.getDimSize(1), k = lhs.getDimSize(1);
       if (rows == 0)
         rows = m;
+      if (c->hasAttr("attncc.family")) {
+        wgmma = true;
+        // One m64nNk16 per warpgroup and k-step; warp w of the CTA owns rows
+        // [16w, 16w + 16), so the accumulator is layout c with FM = 1.
+        if (warps % 4 || m != rows || m != 16 * warps || n % 8 || n > 256 || k % 16) {
+          c.emitOpError("attncc-atomize: a ")
+              << m << "x" << n << "x" << k << " contraction over " << warps
+              << " warps does not divide into wgmma.m64nNk16 atoms (whole warpgroups, 64 rows "
+                 "each, N a multiple of 8 up to 256, depth of 16)";
+          return WalkResult::interrupt();
+        }
+        if (!stagedRead(c.getRhs()) || !monoid::isSwizzled(stagedRead(c.getRhs()))) {
+          c.emitOpError("attncc-atomize: wgmma reads its right operand from shared memory in the "
+                        "128-byte swizzled layout; stage it (STAGE@<axis>=.../swz128)");
+          return WalkResult::interrupt();
+        }
+        if (auto l = stagedRead(c.getLhs()); l && !monoid::isSwizzled(l)) {
+          c.emitOpError("attncc-atomize: wgmma reads a staged left operand only in the 128-byte "
+                        "swizzled layout (swz128)");
+          return WalkResult::interrupt();
+        }
+        c->setAttr("attncc.atom", StringAttr::get(c.getContext(), "wgmma.m64n" + std::to_string(n) + "k16"));
+        return WalkResult::advance();
+      }
       if (m != rows || m % (16 * warps) || n % 8 || k % 16) {
         c.emitOpError("attncc-atomize: a ")
             << m << "x" << n << "x" << k << " contraction over " << warps
@@ -229,12 +260,15 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     if (left.wasInterrupted())
       return failure();
     // Shared memory: each staged block (a ring: each of its 2 buffers) gets
-    // an offset into the kernel's dynamic shared memory.
+    // an offset into the kernel's dynamic shared memory. Swizzled blocks sit
+    // on 1024-byte boundaries (the swizzle repeats every 8 rows of 128 B and
+    // is applied to absolute addresses); the emitter aligns the base, so
+    // their kernels ask for 1024 B more.
     int64_t smem = 0;
+    bool swizzled = false;
     DenseMap<int64_t, int64_t> ringOffset;
     f.walk([&](vector::TransferReadOp r) {
-      auto st = r->getAttrOfType<StringAttr>("attncc.stage");
-      if (!st)
+      if (!r->hasAttr("attncc.stage"))
         return;
       auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
       if (ring && ringOffset.count(ring.getInt())) {
@@ -242,20 +276,25 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
         return; // the ring's other read shares its buffers
       }
       auto vt = r.getVectorType();
-      int64_t pad = st.getValue().ends_with(".pad") ? 128 / vt.getElementTypeBitWidth() : 0;
-      int64_t bytes = (ring ? 2 : 1) * vt.getDimSize(0) * (vt.getDimSize(1) + pad) *
+      int64_t align = monoid::isSwizzled(r) ? 1024 : 128;
+      swizzled = swizzled || monoid::isSwizzled(r);
+      int64_t bytes = (ring ? 2 : 1) * vt.getDimSize(0) * (vt.getDimSize(1) + monoid::rowPad(r)) *
                       vt.getElementTypeBitWidth() / 8;
+      smem = (smem + align - 1) / align * align;
       r->setAttr("attncc.smem_offset", b.getI64IntegerAttr(smem));
       if (ring)
         ringOffset[ring.getInt()] = smem;
-      smem += (bytes + 127) / 128 * 128;
+      smem += bytes;
     });
-    // The smallest opt-in limit of the targets (sm_120: 99 KiB per block).
-    const int64_t kSmemLimit = 99 * 1024;
+    smem = (smem + 127) / 128 * 128 + (swizzled ? 1024 : 0);
+    // The smallest opt-in limit of the targets an atom runs on: sm_120 has
+    // 99 KiB per block; wgmma runs only on sm_90a, which has 227 KiB.
+    const int64_t kSmemLimit = (wgmma ? 227 : 99) * 1024;
     if (smem > kSmemLimit)
       return f.emitOpError("attncc-atomize: the staged blocks need ")
              << smem << " B of shared memory, more than the " << kSmemLimit
-             << " B every target allows a block (use a smaller tile, no ring, or no /pad)";
+             << " B every target of a" << (wgmma ? " wgmma" : "n mma")
+             << " atom allows a block (use a smaller tile, no ring, or no /pad)";
     f->setAttr("attncc.tile", b.getDictionaryAttr({b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
                                                    b.getNamedAttr("rows", b.getI64IntegerAttr(rows)),
                                                    b.getNamedAttr("smem", b.getI64IntegerAttr(smem))}));

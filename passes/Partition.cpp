@@ -4,12 +4,14 @@
 //       directly in the free-axis scf.parallel (zero lower bounds, unit
 //       steps) the front end builds; the map's last axis is the free axis
 //       that is tiled ("the rows").
-// Post: the map runs over row tiles of M = WM*FM*atom.m rows; its body is
+// Post: the map runs over row tiles of M rows (compiler/knobs/Geometry.h:
+//       WM*FM*atom.m, or WM/4*FM*64 for wgmma); its body is
 //       the old body vectorized over the rows, and the reduce became an
 //       scf.for over blocks of B = WN*FN*atom.n elements whose body is the
 //       lift vectorized over (rows, block) and folded by the carrier's block
 //       combine (ir/Carrier.h buildBlockCombine). The function records the
-//       CTA it asks for: attncc.cta = {threads = WM*WN*32, rows = M}.
+//       CTA it asks for: attncc.cta = {threads = WM*WN*32, rows = M}. With a
+//       wgmma atom each vector.contract is marked attncc.family = "wgmma".
 //
 // Vectorizing is one rule per value: a value depends on the row (R), the
 // element (K), both or neither; its type gains the leading dimensions
@@ -406,6 +408,8 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
 
     fn->setAttr("attncc.schedule", reduce.getScheduleAttr());
     Builder fb(fn.getContext());
+    if (tile.atom->kind == ::attncc::AtomKind::Wgmma) // attncc-atomize picks the instruction
+      fn.walk([&](vector::ContractionOp c) { c->setAttr("attncc.family", fb.getStringAttr("wgmma")); });
     fn->setAttr("attncc.cta",
                 fb.getDictionaryAttr({fb.getNamedAttr("threads", fb.getI64IntegerAttr(tile.wm * tile.wn * 32)),
                                       fb.getNamedAttr("rows", fb.getI64IntegerAttr(rows))}));

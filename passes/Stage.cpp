@@ -4,7 +4,7 @@
 // Post: for STAGE@<axis>=d1/<transport>[/pad], each vector.contract in an
 //       scf.for body whose right-hand operand is a vector.transfer_read in
 //       the same body has that read marked
-//         attncc.stage = "<transport>[.pad]"     (sync | cp)
+//         attncc.stage = "<transport>[.pad|.swz]"  (sync | cp)
 //       and moved to the top of the body (after the ops its operands need),
 //       keeping the reads' order. All block copies are then in flight before
 //       the first contraction waits for one: V arrives while S = Q K^T and
@@ -134,13 +134,22 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
         return refuse("d2", "d2 with ring (two stages are a ring)");
       if (k.transport == ::attncc::Transport::Tma)
         return refuse("tma", "sync or cp (TMA is not built yet)");
-      if (k.layout == ::attncc::SmemLayout::Swz128)
-        return refuse("swz128", "dense or pad (swizzled layouts are not built yet)");
       if (k.regDepth != 0)
         return refuse("p" + std::to_string(k.regDepth), "no register prefetch (not built yet)");
       std::string mark = k.transport == ::attncc::Transport::CpAsync ? "cp" : "sync";
       if (k.layout == ::attncc::SmemLayout::Pad)
         mark += ".pad";
+      bool swz = k.layout == ::attncc::SmemLayout::Swz128;
+      if (swz)
+        mark += ".swz";
+      // The 128-byte swizzle permutes the 16-byte chunks of 128-byte rows:
+      // a swizzled block's rows are whole 128-byte slabs.
+      auto stageable = [&](vector::TransferReadOp r) {
+        if (!isStageable(r))
+          return false;
+        auto vt = r.getVectorType();
+        return !swz || vt.getDimSize(1) * vt.getElementTypeBitWidth() / 8 % 128 == 0;
+      };
       StringAttr markAttr = StringAttr::get(f.getContext(), mark);
       if (!isFoldAxis(s, k.axis)) {
         // A free axis (q): the contractions' left operands tiled over it,
@@ -152,31 +161,39 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
         f.walk([&](vector::ContractionOp c) {
           auto loop = c->getParentOfType<scf::ForOp>();
           auto r = c.getLhs().getDefiningOp<vector::TransferReadOp>();
-          if (loop && r && loop.isDefinedOutsideOfLoop(r.getResult()) && isStageable(r))
+          if (loop && r && loop.isDefinedOutsideOfLoop(r.getResult()) && stageable(r))
             r->setAttr("attncc.stage", markAttr);
         });
         continue;
       }
 
-      SmallVector<scf::ForOp> loops;
-      f.walk([&](scf::ForOp l) { loops.push_back(l); });
-      for (scf::ForOp loop : loops) {
-        Block *body = loop.getBody();
+      // The blocks that hold contractions: fold bodies, and the map's body
+      // when the fold had a single block and canonicalization removed it
+      // (short key ranges); the latter are staged once, without a ring.
+      SmallVector<Block *> blocks;
+      f.walk([&](vector::ContractionOp c) {
+        if (!llvm::is_contained(blocks, c->getBlock()))
+          blocks.push_back(c->getBlock());
+      });
+      for (Block *body : blocks) {
+        auto loop = dyn_cast<scf::ForOp>(body->getParentOp());
         SmallVector<vector::TransferReadOp> staged;
         for (auto c : body->getOps<vector::ContractionOp>()) {
           auto r = c.getRhs().getDefiningOp<vector::TransferReadOp>();
           if (!r || r->getBlock() != body || r->hasAttr("attncc.stage"))
             continue;
-          if (!isStageable(r)) {
+          if (!stageable(r)) {
             auto vt = r.getVectorType();
-            r.emitOpError("attncc-stage: a staged block needs rows of whole 16-byte chunks along "
-                          "the buffer's last dimension; this read has ")
-                << vt;
+            r.emitOpError("attncc-stage: a staged block needs rows of whole ")
+                << (swz ? "128-byte slabs (swz128)" : "16-byte chunks")
+                << " along the buffer's last dimension; this read has " << vt;
             return signalPassFailure();
           }
           r->setAttr("attncc.stage", markAttr);
           staged.push_back(r);
         }
+        if (!loop)
+          continue; // the read already precedes its one use
         if (k.ring && !staged.empty()) {
           if (failed(pipeline(loop, staged)))
             return signalPassFailure();

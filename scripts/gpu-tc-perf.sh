@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs on the GPU host (see gpu-check.sh for what must be carried along).
 # Issue 4, all in one device call:
-#   1. the tensor-core correctness sweep (bench/sweep-tc.txt; symbolic
-#      bundles at several sizes);
-#   2. the ladder (bench/ladder.txt): each rung checked at [1,8,1024,64],
-#      timed at [1,8,4096,64];
+#   1. the tensor-core correctness sweep ($SWEEP, default bench/sweep-tc.txt;
+#      symbolic bundles at several sizes);
+#   2. the ladder ($LADDER, default bench/ladder.txt; LADDER= skips it): each
+#      rung checked at [1,8,1024,64], timed at [1,8,4096,64];
 #   3. the speed shapes ($PERF, default bench/perf-tc.txt): all timed, then the N=4096
 #      ones checked at full size against the fp32 GPU reference;
 #   4. PyTorch's backends on every speed shape (scripts/anchors-all.py);
@@ -17,19 +17,23 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >
 names() { grep -v '^#' "$1" | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d'; }
 B=${BENCH:-20}
 PERF=${PERF:-bench/perf-tc.txt}
+SWEEP=${SWEEP:-bench/sweep-tc.txt}
+LADDER=${LADDER-bench/ladder.txt}
 t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 
 stamp "1. sweep"
-# shellcheck disable=SC2046
-$R --json "$out/sweep.jsonl" $(names bench/sweep-tc.txt | grep -v sym | sed 's|^|build-bundles/|') | tail -1
-for b in $(names bench/sweep-tc.txt | grep sym); do
+for list in $SWEEP; do
+  # shellcheck disable=SC2046
+  $R --json "$out/sweep.jsonl" $(names "$list" | grep -v sym | sed 's|^|build-bundles/|') | tail -1
+done
+for b in $(for list in $SWEEP; do names "$list"; done | grep sym); do
   $R --json "$out/sweep.jsonl" --set batch=2 --set seq_q=300 --set seq_k=77 build-bundles/$b | tail -1
   $R --json "$out/sweep.jsonl" --set batch=1 --set seq_q=1 --set seq_k=1000 build-bundles/$b | tail -1
   $R --json "$out/sweep.jsonl" --set batch=3 --set seq_q=129 --set seq_k=129 build-bundles/$b | tail -1
 done
 
 stamp "2. ladder"
-for b in $(names bench/ladder.txt); do
+for b in $(for list in $LADDER; do names "$list"; done); do
   $R --json "$out/sweep.jsonl" --set seq_q=1024 --set seq_k=1024 "build-bundles/$b" | tail -1
   $R --no-check --bench "$B" --json "$out/perf.jsonl" "build-bundles/$b" > /dev/null
 done

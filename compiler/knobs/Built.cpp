@@ -4,14 +4,22 @@
 namespace attncc {
 
 std::optional<KnobError> checkBuilt(const Schedule &s) {
-  for (const TileKnob &t : s.tiles)
-    if (t.atom && t.atom->kind != AtomKind::MmaSync)
-      return KnobError{"TILE@" + t.axis, std::string(t.atom->kind == AtomKind::Wgmma ? "wgmma" : "tcgen05") + " atom",
-                       "an mma atom (mma_m16n8k16_f16|bf16); the wgmma and tcgen05 atoms are not "
-                       "built yet"};
-  bool atom = false;
-  for (const TileKnob &t : s.tiles)
-    atom = atom || t.atom.has_value();
+  const TileKnob *atomTile = nullptr;
+  for (const TileKnob &t : s.tiles) {
+    if (!t.atom)
+      continue;
+    atomTile = &t;
+    if (t.atom->kind == AtomKind::Tcgen05)
+      return KnobError{"TILE@" + t.axis, "tcgen05 atom",
+                       "an mma or wgmma atom (mma_m16n8k16_<f16|bf16>, wgmma_m64n<N>k16_<f16|bf16>); "
+                       "the tcgen05 atoms are not built yet"};
+    if (t.atom->kind == AtomKind::Wgmma && t.fm != 1)
+      return KnobError{"TILE@" + t.axis, "f" + std::to_string(t.fm) + "x" + std::to_string(t.fn),
+                       "f1x<FN> with a wgmma atom (several m64 tiles per warpgroup are not built "
+                       "yet; add warpgroups with w<WM> instead)"};
+  }
+  bool wgmma = atomTile && atomTile->atom->kind == AtomKind::Wgmma;
+  bool kvSwizzled = false;
   for (const StageKnob &st : s.stages) {
     std::string k = "STAGE@" + st.axis;
     if (st.regDepth)
@@ -19,12 +27,22 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
                        "no /p<n> (register prefetch is not built yet)"};
     if (st.transport == Transport::Tma)
       return KnobError{k, "tma", "sync or cp (TMA is not built yet)"};
-    if (st.layout == SmemLayout::Swz128)
-      return KnobError{k, "swz128", "dense or pad (swizzled layouts are not built yet)"};
-    if (!atom)
+    if (!atomTile)
       return KnobError{k, "STAGE", "a tensor-core TILE (TILE@kv=a:<atom>/...) with it; the scalar "
                                    "rung stages nothing"};
+    if (st.layout == SmemLayout::Swz128 && !wgmma)
+      return KnobError{k, "swz128", "dense or pad with an mma atom (the swizzled layout is built "
+                                    "for wgmma atoms, which read it through descriptors)"};
+    if (wgmma && st.layout != SmemLayout::Swz128)
+      return KnobError{k, st.layout == SmemLayout::Pad ? "pad" : "dense",
+                       "swz128 with a wgmma atom (wgmma reads shared memory in the 128-byte "
+                       "swizzled layout)"};
+    kvSwizzled = kvSwizzled || st.axis == atomTile->axis;
   }
+  if (wgmma && !kvSwizzled)
+    return KnobError{"TILE@" + atomTile->axis, "wgmma atom",
+                     "a STAGE@" + atomTile->axis + "=d<1|2>/cp[/ring]/swz128 with it (wgmma reads "
+                     "its B operand, K and V, from shared memory)"};
   for (const ReduceKnob &r : s.reduces) {
     if (r.coopThreads)
       return KnobError{"REDUCE@" + r.axis, "b" + std::to_string(r.coopThreads),

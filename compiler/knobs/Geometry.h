@@ -5,6 +5,8 @@
 //
 //   tensor-core form a:<atom>/w<WM>x<WN>/f<FM>x<FN>/k<bk>:
 //     rows of the free (query) axis per CTA   = WM * FM * atom.m
+//       (wgmma: a warpgroup of 4 warps issues one m64 atom, so
+//        WM/4 * FM * 64 = 16 * WM * FM, as for mma.sync)
 //     block of the reduced (key) axis         = WN * FN * atom.n
 //     contraction depth per k-loop            = bk * atom.k
 //   scalar form n<N>[x<M>]/f<fn>[x<fm>]:
@@ -12,7 +14,8 @@
 //     rows of the free axis per CTA           = M * fm
 //
 // The seed's `a:mma_m16n8k16_f16/w4x1/f2x8/k4` is 128 query rows, 64-key blocks
-// and a 64-deep contraction.
+// and a 64-deep contraction; `a:wgmma_m64n128k16_f16/w8x1/f1x1/k4` is 128 query
+// rows (two warpgroups) and 128-key blocks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ATTNCC_KNOBS_GEOMETRY_H

@@ -269,8 +269,8 @@ bool parseStage(const Item &it, StageKnob &st, KnobError &err) {
   if (st.ring && st.depth < 2)
     return fail(err, it.knob, "ring", "ring only with depth >= 2 (a ring needs at least two stages; got d" +
                                           num(st.depth) + ")");
-  if (st.layout == SmemLayout::Swz128 && st.transport != Transport::Tma)
-    return fail(err, it.knob, "swz128", "swz128 only with tma (with sync or cp use pad)");
+  if (st.layout == SmemLayout::Swz128 && st.transport == Transport::Sync)
+    return fail(err, it.knob, "swz128", "swz128 only with cp or tma (with sync use pad)");
   if (st.layout == SmemLayout::Pad && st.transport == Transport::Tma)
     return fail(err, it.knob, "pad",
                 "swz128 or no layout token with tma (TMA writes dense boxes; pad is for sync or cp)");

@@ -311,7 +311,7 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"STAGE@kv=d2", "STAGE@kv", "d2", "transport sync, cp or tma is missing"},
       {"STAGE@kv=d2/dma", "STAGE@kv", "dma", "sync, cp or tma"},
       {"STAGE@kv=d1/cp/ring", "STAGE@kv", "ring", "depth >= 2"},
-      {"STAGE@kv=d2/cp/swz128", "STAGE@kv", "swz128", "swz128 only with tma"},
+      {"STAGE@kv=d2/sync/swz128", "STAGE@kv", "swz128", "swz128 only with cp or tma"},
       {"STAGE@kv=d2/tma/pad", "STAGE@kv", "pad", "TMA writes dense boxes"},
       {"STAGE@kv=d2/cp/pad/ring", "STAGE@kv", "ring", "tokens in the order"},
       {"STAGE@kv=d2/cp/ring/ring", "STAGE@kv", "ring", "each at most once"},

@@ -403,8 +403,8 @@ func.func @combine_max_vector(%a: vector<4xf32>, %b: vector<4xf32>) {
 
 // -----
 
-// expected-error@+1 {{knob STAGE@kv: 'swz128' is not allowed; expected swz128 only with tma (with sync or cp use pad)}}
-#s = #monoid.schedule<"STAGE@kv=d2/cp/swz128">
+// expected-error@+1 {{knob STAGE@kv: 'swz128' is not allowed; expected swz128 only with cp or tma (with sync use pad)}}
+#s = #monoid.schedule<"STAGE@kv=d2/sync/swz128">
 
 // -----
 
