@@ -416,8 +416,24 @@ private:
     int64_t chunksPerRow = cols * vt.getElementTypeBitWidth() / 8 / 16;
     int64_t per = cols / chunksPerRow;
     bool cp = isCp(op.getResult());
-    if (!inIssueRun)
+    if (!inIssueRun && op->hasAttr("attncc.ring") && !pendingStages.empty()) {
+      // A ring's prefetch at the top of the fold: the blocks this iteration
+      // reads were copied an iteration ago. Waiting for them here lets one
+      // barrier say both "they are in shared memory" and "every warp is
+      // done with the buffers the prefetch overwrites".
+      bool anyCp = llvm::any_of(pendingStages, [&](Value v) { return isCp(v); });
+      if (anyCp)
+        os << "attncc_cp_async_wait<0>();\n";
+      if (wgmma)
+        os << "attncc_fence_proxy_async(); // visible to wgmma\n";
+      os << "__syncthreads(); // ";
+      for (Value v : pendingStages)
+        os << ref(v) << (v == pendingStages.back() ? "" : ", ");
+      os << " in shared memory; every warp is done with the previous blocks\n";
+      pendingStages.clear();
+    } else if (!inIssueRun) {
       os << "__syncthreads(); // every warp is done with the previous blocks\n";
+    }
     if (op->hasAttr("attncc.ring")) {
       // A ring of 2: this copy fills the buffer the other one does not.
       std::string p = define(op.getResult());
@@ -557,6 +573,15 @@ private:
        << (kn ? "MN" : "K") << "-major, A from " << (regA ? "registers" : "shared memory") << ")\n";
     os << "float " << res << "[" << cnt << "];\n#pragma unroll\n";
     os << "for (int e = 0; e < " << cnt << "; ++e) " << res << "[e] = " << elem(op.getAcc(), "e") << ";\n";
+    if (regA) {
+      // Every k-step's A fragment is packed before the first mma_async:
+      // registers written between two of them make ptxas fence each one.
+      std::string at = ll == "a" ? "(kc * 4 + r) * 2" : "((2 * kc + (r >> 1)) * 2 + (r & 1)) * 2";
+      os << "unsigned a[" << kc << "][4];\n";
+      os << "#pragma unroll\nfor (int kc = 0; kc < " << kc << "; ++kc)\n";
+      os << "#pragma unroll\n  for (int r = 0; r < 4; ++r) a[kc][r] = attncc_pack(" << elem(op.getLhs(), at)
+         << ", " << elem(op.getLhs(), at + " + 1") << ");\n";
+    }
     os << "#pragma unroll\nfor (int e = 0; e < " << cnt << "; ++e) attncc_fence_operand(" << res << "[e]);\n";
     os << "attncc_wgmma_arrive();\n";
     os << "#pragma unroll\nfor (int kc = 0; kc < " << kc << "; ++kc) {\n";
@@ -570,15 +595,7 @@ private:
       os << "const unsigned long long db = attncc_desc_sw128(&" << rhs << "[(kc * 16 / " << sl << ") * "
          << rhsT.getDimSize(0) * slab << " + (kc * 16) % " << sl << "], 0);\n";
     if (regA) {
-      std::string at;
-      if (ll == "a")
-        at = "(kc * 4 + r) * 2";
-      else
-        at = "((2 * kc + (r >> 1)) * 2 + (r & 1)) * 2";
-      os << "unsigned a[4];\n";
-      os << "#pragma unroll\nfor (int r = 0; r < 4; ++r) a[r] = attncc_pack(" << elem(op.getLhs(), at)
-         << ", " << elem(op.getLhs(), at + " + 1") << ");\n";
-      os << fn << "(" << res << ", a, db);\n";
+      os << fn << "(" << res << ", a[kc], db);\n";
     } else {
       os << "const unsigned long long da = attncc_desc_sw128(&" << ref(op.getLhs()) << "[(kc * 16 / "
          << sl << ") * " << tileRows * slab << " + (warp >> 2) * " << 64 * slab << " + (kc * 16) % "

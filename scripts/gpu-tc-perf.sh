@@ -5,8 +5,9 @@
 #      symbolic bundles at several sizes);
 #   2. the ladder ($LADDER, default bench/ladder.txt; LADDER= skips it): each
 #      rung checked at [1,8,1024,64], timed at [1,8,4096,64];
-#   3. the speed shapes ($PERF, default bench/perf-tc.txt): all timed, then the N=4096
-#      ones checked at full size against the fp32 GPU reference;
+#   3. the speed shapes ($PERF, lists, default bench/perf-tc.txt): all timed,
+#      then the N=4096 ones (names matching $CHECKPAT) checked at full size
+#      against the fp32 GPU reference;
 #   4. PyTorch's backends on every speed shape (scripts/anchors-all.py);
 #   5. compute-sanitizer memcheck and racecheck on staged kernels ($SAN;
 #      SAN= skips them).
@@ -41,12 +42,12 @@ for b in $(for list in $LADDER; do names "$list"; done); do
 done
 
 stamp "3. speed shapes"
-for b in $(names "$PERF"); do
+for b in $(for list in $PERF; do names "$list"; done); do
   $R --no-check --bench "$B" --json "$out/perf.jsonl" "build-bundles/$b" > /dev/null
 done
 stamp "3b. checks at full size"
 # shellcheck disable=SC2046
-[ "${CHECK:-1}" = 0 ] || $R --gpu-reference --json "$out/sweep.jsonl" $(names "$PERF" | grep -E '4096|s64|gqa' | grep -v alt | sed 's|^|build-bundles/|') | tail -1
+[ "${CHECK:-1}" = 0 ] || $R --gpu-reference --json "$out/sweep.jsonl" $(for list in $PERF; do names "$list"; done | grep -E "${CHECKPAT:-4096|s64|gqa}" | grep -v alt | sed 's|^|build-bundles/|') | tail -1
 
 stamp "4. anchors"
 python3 scripts/anchors-all.py 1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
