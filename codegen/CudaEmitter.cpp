@@ -573,6 +573,8 @@ private:
        << (kn ? "MN" : "K") << "-major, A from " << (regA ? "registers" : "shared memory") << ")\n";
     os << "float " << res << "[" << cnt << "];\n#pragma unroll\n";
     os << "for (int e = 0; e < " << cnt << "; ++e) " << res << "[e] = " << elem(op.getAcc(), "e") << ";\n";
+    os << "{\n";
+    os.indent();
     if (regA) {
       // Every k-step's A fragment is packed before the first mma_async:
       // registers written between two of them make ptxas fence each one.
@@ -606,6 +608,8 @@ private:
     os << "}\n";
     os << "attncc_wgmma_commit();\nattncc_wgmma_wait<0>();\n";
     os << "#pragma unroll\nfor (int e = 0; e < " << cnt << "; ++e) attncc_fence_operand(" << res << "[e]);\n";
+    os.unindent();
+    os << "}\n";
     return success();
   }
 
