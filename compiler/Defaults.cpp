@@ -52,6 +52,30 @@ const TcEntry kTensorCore[] = {
      "2499 us on [4,32/8,4096,128] bf16 causal, flash 1696 us (run 3: w8x1/f1x4 ring 3535 us)"},
 };
 #undef QRING
+
+/// wgmma prefill schedules (sm_90a only: wgmma is an arch-specific
+/// instruction), measured on the H200 by scripts/gpu-tc-perf.sh over
+/// bench/perf-wgmma.txt (bench/results/2026-11-30-h200-wgmma-run3.json,
+/// candidates also in wgmma-run1.json and wgmma-run2-tune.json). The
+/// swizzled blocks need rows of whole 128 bytes: head dims 64 and 128.
+#define WREST "STAGE@kv=d2/cp/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
+const TcEntry kWgmma[] = {
+    {64, false, false, "m64n64k16/w8x1/f1x1/k4", WREST,
+     "114.2 us on [1,8,4096,64] f16, flash 121.6 us (1.07x); 128-key blocks 144.1 us"},
+    {64, false, true, "m64n64k16/w8x1/f1x1/k4", WREST, "not measured with GQA; the MHA d64 row"},
+    {64, true, false, "m64n128k16/w4x1/f1x1/k4", WREST,
+     "122.2 us on [1,8,4096,64] f16 causal, flash 119.6 us (0.98x); two warpgroups 133.8 us"},
+    {64, true, true, "m64n128k16/w4x1/f1x1/k4", WREST, "not measured with GQA; the MHA causal d64 row"},
+    {128, false, false, "m64n128k16/w8x1/f1x1/k4", WREST,
+     "3310 us on [8,16,4096,128] bf16, flash 3143 us (0.95x; N=8k 1.00x, N=16k 1.03x)"},
+    {128, false, true, "m64n128k16/w8x1/f1x1/k4", WREST, "not measured with GQA; the MHA d128 row"},
+    {128, true, false, "m64n128k16/w8x1/f1x1/k4", WREST,
+     "2089 us on [8,16,4096,128] bf16 causal, flash 1729 us (0.83x; N=16k 0.94x)"},
+    {128, true, true, "m64n128k16/w8x1/f1x1/k4", WREST,
+     "2084 us on [4,32/8,4096,128] bf16 causal, flash 1701 us (0.82x)"},
+};
+#undef WREST
+const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-wgmma-run3.json";
 const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tc-final.json; run 3 in "
                        "2026-11-30-h200-tc-run3.json";
 
@@ -69,14 +93,28 @@ std::string shapeClass(const Problem &p) {
 
 DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
   std::string cls = shapeClass(p);
-  // Prefill on a GPU with mma.sync: the tensor-core rungs, for f16/bf16 and
+  // Elsewhere, prefill on a GPU with mma.sync: the tensor-core rungs, for f16/bf16 and
   // head dims that are multiples of 16 up to 128 (beyond, the staged blocks
   // outgrow 48 KiB of static shared memory).
   bool lowp = p.dtype == DType::F16 || p.dtype == DType::BF16;
+  bool grouped = p.heads_kv != p.heads_q;
+  // sm_90a: the wgmma rows, for head dims 64 and 128.
+  if (cls == "prefill" && t.wgmma && lowp && (p.head_dim == 64 || p.head_dim == 128)) {
+    const char *elem = p.dtype == DType::F16 ? "f16" : "bf16";
+    for (const TcEntry &e : kWgmma) {
+      if (p.head_dim != e.maxHeadDim || e.causal != p.causal || e.grouped != grouped)
+        continue;
+      std::string tile(e.tile);
+      std::string knobs = "TILE@kv=a:wgmma_" + tile.substr(0, tile.find('/')) + "_" + elem +
+                          tile.substr(tile.find('/')) + "," + e.rest;
+      return {knobs, "default for " + cls + " d" + std::to_string(e.maxHeadDim) +
+                         (p.causal ? " causal" : "") + (grouped ? " grouped" : "") + " on " +
+                         t.name + " (wgmma): " + e.measured + " (" + kWgmmaWhere + ")"};
+    }
+  }
   if (cls == "prefill" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 &&
       p.head_dim <= 128) {
     const char *elem = p.dtype == DType::F16 ? "f16" : "bf16";
-    bool grouped = p.heads_kv != p.heads_q;
     for (const TcEntry &e : kTensorCore) {
       if (p.head_dim > e.maxHeadDim || e.causal != p.causal || e.grouped != grouped)
         continue;
