@@ -20,7 +20,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >
 names() { grep -v '^#' "$1" | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d'; }
 B=${BENCH:-20}
 PERF=${PERF:-bench/perf-tc.txt}
-SWEEP=${SWEEP:-bench/sweep-tc.txt}
+SWEEP=${SWEEP-bench/sweep-tc.txt}
 LADDER=${LADDER-bench/ladder.txt}
 t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 
