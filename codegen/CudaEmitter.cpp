@@ -170,6 +170,12 @@ private:
   DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
   llvm::DenseMap<int64_t, std::string> ringBuf; // attncc.ring id -> its __shared__ array
   SmallVector<Value> pendingStages;     // copies issued, not yet waited for
+  struct PendingMma {
+    Value result;
+    std::string name;
+    int64_t count;
+  };
+  SmallVector<PendingMma> pendingMma;   // wgmma groups committed, not yet waited for
   bool inIssueRun = false;              // the last statement issued a staged copy
   std::string curLayout;                // layout of the result being emitted
   int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel
@@ -416,6 +422,8 @@ private:
     int64_t chunksPerRow = cols * vt.getElementTypeBitWidth() / 8 / 16;
     int64_t per = cols / chunksPerRow;
     bool cp = isCp(op.getResult());
+    if (!inIssueRun)
+      flushMma(); // no wgmma may still read a buffer this copy overwrites
     if (!inIssueRun && op->hasAttr("attncc.ring") && !pendingStages.empty()) {
       // A ring's prefetch at the top of the fold: the blocks this iteration
       // reads were copied an iteration ago. Waiting for them here lets one
@@ -435,11 +443,15 @@ private:
       os << "__syncthreads(); // every warp is done with the previous blocks\n";
     }
     if (op->hasAttr("attncc.ring")) {
-      // A ring of 2: this copy fills the buffer the other one does not.
+      // A ring: this copy fills the next buffer, which no block in use occupies.
       std::string p = define(op.getResult());
       os << scalarType(vt) << " *" << p << " = " << buf << " + " << buf << "_slot * " << rows * stride
          << ";\n";
-      os << buf << "_slot ^= 1;\n";
+      if (monoid::ringSlots(op) == 2)
+        os << buf << "_slot ^= 1;\n";
+      else
+        os << buf << "_slot = " << buf << "_slot == " << monoid::ringSlots(op) - 1 << " ? 0 : " << buf
+           << "_slot + 1;\n";
       buf = p;
     } else {
       names[op.getResult()] = buf;
@@ -480,6 +492,25 @@ private:
     pendingStages.push_back(op.getResult());
     inIssueRun = true;
     return success();
+  }
+
+  /// Before the first use of a wgmma result: wait until at most the groups
+  /// committed after it are in flight (groups complete in order), and fence
+  /// the accumulators of every group that is now done.
+  void waitMma(Value v) {
+    auto it = llvm::find_if(pendingMma, [&](const PendingMma &p) { return p.result == v; });
+    if (it == pendingMma.end())
+      return;
+    os << "attncc_wgmma_wait<" << (pendingMma.end() - it - 1) << ">(); // " << it->name << " is done\n";
+    for (auto d = pendingMma.begin(); d != it + 1; ++d)
+      os << "#pragma unroll\nfor (int e = 0; e < " << d->count << "; ++e) attncc_fence_operand(" << d->name
+         << "[e]);\n";
+    pendingMma.erase(pendingMma.begin(), it + 1);
+  }
+  /// Every wgmma group done (before loops, branches, barriers, the end).
+  void flushMma() {
+    if (!pendingMma.empty())
+      waitMma(pendingMma.back().result);
   }
 
   /// Before a staged block is read: wait for its copy (later copies may stay
@@ -606,10 +637,10 @@ private:
     }
     os.unindent();
     os << "}\n";
-    os << "attncc_wgmma_commit();\nattncc_wgmma_wait<0>();\n";
-    os << "#pragma unroll\nfor (int e = 0; e < " << cnt << "; ++e) attncc_fence_operand(" << res << "[e]);\n";
+    os << "attncc_wgmma_commit(); // waited for at the first use of " << res << "\n";
     os.unindent();
     os << "}\n";
+    pendingMma.push_back({op.getResult(), res, cnt});
     return success();
   }
 
@@ -816,6 +847,7 @@ private:
           p = arg;
     if (failed(emitBlock(*f.getBody())))
       return failure();
+    flushMma();
     auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
     // A yield that passes one iter arg into another needs copies first.
     bool aliases = llvm::any_of(yield.getOperands(), [&](Value v) {
@@ -859,6 +891,7 @@ private:
     os.indent();
     if (failed(emitBlock(op.getThenRegion().front())))
       return failure();
+    flushMma();
     assign(vars, op.thenYield().getOperands(), op.getResults());
     os.unindent();
     if (!op.getElseRegion().empty()) {
@@ -866,6 +899,7 @@ private:
       os.indent();
       if (failed(emitBlock(op.getElseRegion().front())))
         return failure();
+      flushMma();
       assign(vars, op.elseYield().getOperands(), op.getResults());
       os.unindent();
     }
@@ -948,6 +982,13 @@ private:
   }
 
   LogicalResult emitOp(Operation &op) {
+    if (!pendingMma.empty()) {
+      if (op.getNumRegions() || isa<gpu::ReturnOp>(op))
+        flushMma();
+      else
+        for (Value v : op.getOperands())
+          waitMma(v);
+    }
     if (!isa<arith::ConstantOp, vector::TransferReadOp>(op))
       inIssueRun = false;
     else if (auto r = dyn_cast<vector::TransferReadOp>(op); r && layoutOf(r.getResult()) != "smem")
@@ -1178,7 +1219,8 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
       std::string buf = fresh(base + "_smem");
       smemOf[r.getResult()] = buf;
       os << scalarType(vt) << " *const " << buf << " = reinterpret_cast<" << scalarType(vt)
-         << " *>(attncc_smem + " << off.getInt() << "); // " << (ring ? "a ring of 2 " : "")
+         << " *>(attncc_smem + " << off.getInt() << "); // "
+         << (ring ? "a ring of " + std::to_string(monoid::ringSlots(r)) + " " : std::string())
          << vt.getDimSize(0) << "x" << vt.getDimSize(1) << (pad ? ", rows padded by 16 B" : "")
          << (monoid::isSwizzled(r) ? ", 128-byte swizzled slabs" : "")
          << "\n";
@@ -1194,6 +1236,7 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
   }
   if (failed(emitBlock(f.getBody().front())))
     return failure();
+  flushMma();
   os.unindent();
   os << "}\n";
   return success();

@@ -8,7 +8,8 @@
 //                                        rows padded by 16 B, or 128-byte
 //                                        swizzled slabs (the wgmma layout)
 //   attncc.ring   = <id>                 reads of one operand sharing a ring
-//                                        of 2 buffers (attncc-stage, d2/ring)
+//                                        of buffers (attncc-stage, d2|d3/ring)
+//   attncc.ring_slots = 2|3              its number of buffers
 //   attncc.layout = "c"|"row"|...        which thread holds which element
 //   attncc.layouts = [...]               the same for an scf.for's iter_args
 //   attncc.family = "wgmma"              a contraction partition tiled for
@@ -27,8 +28,8 @@
 namespace mlir::monoid {
 
 /// The staged read that fills the shared-memory block `v`: `v` itself, or
-/// (through the iter_args of a ring) the read before the loop. Null if `v`
-/// is not a staged block.
+/// (through the iter_args or results of a loop that carries it) the read
+/// before the loop. Null if `v` is not a staged block.
 inline vector::TransferReadOp stagedRead(Value v) {
   if (auto r = v.getDefiningOp<vector::TransferReadOp>())
     return r->hasAttr("attncc.stage") ? r : vector::TransferReadOp();
@@ -36,6 +37,8 @@ inline vector::TransferReadOp stagedRead(Value v) {
     if (auto f = dyn_cast<scf::ForOp>(a.getOwner()->getParentOp()))
       if (a.getArgNumber() >= 1)
         return stagedRead(f.getInitArgs()[a.getArgNumber() - 1]);
+  if (auto f = v.getDefiningOp<scf::ForOp>()) // a block the loop carried out
+    return stagedRead(f.getInitArgs()[cast<OpResult>(v).getResultNumber()]);
   return {};
 }
 
@@ -44,6 +47,13 @@ inline vector::TransferReadOp stagedRead(Value v) {
 /// R-row block is in slab c / S (S = 128 B of elements), at row r of it, with
 /// its 16-byte chunk index XOR-ed with r % 8 (the 128-byte swizzle of wgmma
 /// descriptors and TMA).
+/// Buffers of a ring read (2 or 3), 1 for a block that is not a ring.
+inline int64_t ringSlots(vector::TransferReadOp r) {
+  if (!r->hasAttr("attncc.ring"))
+    return 1;
+  auto n = r->getAttrOfType<IntegerAttr>("attncc.ring_slots");
+  return n ? n.getInt() : 2;
+}
 inline bool isSwizzled(vector::TransferReadOp r) {
   return r->getAttrOfType<StringAttr>("attncc.stage").getValue().ends_with(".swz");
 }

@@ -259,7 +259,7 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     });
     if (left.wasInterrupted())
       return failure();
-    // Shared memory: each staged block (a ring: each of its 2 buffers) gets
+    // Shared memory: each staged block (a ring: each of its buffers) gets
     // an offset into the kernel's dynamic shared memory. Swizzled blocks sit
     // on 1024-byte boundaries (the swizzle repeats every 8 rows of 128 B and
     // is applied to absolute addresses); the emitter aligns the base, so
@@ -278,7 +278,7 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       auto vt = r.getVectorType();
       int64_t align = monoid::isSwizzled(r) ? 1024 : 128;
       swizzled = swizzled || monoid::isSwizzled(r);
-      int64_t bytes = (ring ? 2 : 1) * vt.getDimSize(0) * (vt.getDimSize(1) + monoid::rowPad(r)) *
+      int64_t bytes = monoid::ringSlots(r) * vt.getDimSize(0) * (vt.getDimSize(1) + monoid::rowPad(r)) *
                       vt.getElementTypeBitWidth() / 8;
       smem = (smem + align - 1) / align * align;
       r->setAttr("attncc.smem_offset", b.getI64IntegerAttr(smem));

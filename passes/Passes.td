@@ -197,6 +197,20 @@ def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
   }];
 }
 
+def Overlap : Pass<"attncc-overlap", "func::FuncOp"> {
+  let summary = "OVERLAP=pv: rotate each fold's P*V contraction one iteration later";
+  let description = [{
+    Reads the schedule the function carries (`attncc.schedule`). With
+    `OVERLAP=pv`, the block combine's P*V contraction of block j is issued in
+    iteration j+1, right after that block's Q*K, and the last one after the
+    loop; the loop carries P and the V block (a ring iter_arg, so the ring
+    needs three buffers: STAGE@kv=d3/.../ring). With wgmma, the emitter waits
+    for each product at its first use, so the softmax of block j+1 runs while
+    the tensor cores finish P*V of block j.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];
+}
+
 def StreamReduce : Pass<"attncc-stream-reduce", "func::FuncOp"> {
   let summary = "Move 1: stream the reduce axis through scf.for with the state in iter_args";
   let description = [{

@@ -58,7 +58,7 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
 
   /// Reads of block i+1 inside the loop, of block lo before it; the loop
   /// carries the prefetched block.
-  LogicalResult pipeline(scf::ForOp loop, ArrayRef<vector::TransferReadOp> staged) {
+  LogicalResult pipeline(scf::ForOp loop, ArrayRef<vector::TransferReadOp> staged, int slots) {
     Value iv = loop.getInductionVar();
     for (vector::TransferReadOp r : staged)
       for (Value v : r->getOperands())
@@ -80,6 +80,7 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
       int id = nextRing++;
       ids.push_back(id);
       c->setAttr("attncc.ring", rw.getI64IntegerAttr(id));
+      c->setAttr("attncc.ring_slots", rw.getI64IntegerAttr(slots));
       first.push_back(c->getResult(0));
     }
     auto grown = loop.replaceWithAdditionalYields(
@@ -96,6 +97,7 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
             m.map(niv, nextIv);
             Operation *c = b.clone(*r, m);
             c->setAttr("attncc.ring", b.getI64IntegerAttr(id));
+            c->setAttr("attncc.ring_slots", b.getI64IntegerAttr(slots));
             next.push_back(c->getResult(0));
           }
           return next;
@@ -128,10 +130,10 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
                       << allowed;
         signalPassFailure();
       };
-      if (k.depth > 2)
-        return refuse("d" + std::to_string(k.depth), "d1, or d2 with ring (deeper rings are not built yet)");
-      if (k.depth == 2 && !k.ring)
-        return refuse("d2", "d2 with ring (two stages are a ring)");
+      if (k.depth > 3)
+        return refuse("d" + std::to_string(k.depth), "d1, or d2 or d3 with ring (deeper rings are not built yet)");
+      if (k.depth >= 2 && !k.ring)
+        return refuse("d" + std::to_string(k.depth), "d" + std::to_string(k.depth) + " with ring (several stages are a ring)");
       if (k.transport == ::attncc::Transport::Tma)
         return refuse("tma", "sync or cp (TMA is not built yet)");
       if (k.regDepth != 0)
@@ -195,7 +197,7 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
         if (!loop)
           continue; // the read already precedes its one use
         if (k.ring && !staged.empty()) {
-          if (failed(pipeline(loop, staged)))
+          if (failed(pipeline(loop, staged, k.depth)))
             return signalPassFailure();
           continue;
         }

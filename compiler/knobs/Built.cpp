@@ -43,6 +43,19 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     return KnobError{"TILE@" + atomTile->axis, "wgmma atom",
                      "a STAGE@" + atomTile->axis + "=d<1|2>/cp[/ring]/swz128 with it (wgmma reads "
                      "its B operand, K and V, from shared memory)"};
+  if (s.overlap && *s.overlap == OverlapKind::Pv) {
+    // With mma.sync the rotation only reorders the fold (each product holds
+    // its warp); it is allowed, so the CPU checks the rotated fold's algebra.
+    if (!atomTile)
+      return KnobError{"OVERLAP", "pv",
+                       "none without a tensor-core TILE (the overlap rotates the block fold of "
+                       "TILE@kv=a:<atom>/...)"};
+    const StageKnob *kv = s.stage(atomTile->axis);
+    if (!kv || !kv->ring || kv->depth < 3)
+      return KnobError{"OVERLAP", "pv",
+                       "a STAGE@" + atomTile->axis + "=d3/cp/ring/swz128 with it (P*V of block j still "
+                       "reads its V block while block j+2 is copied in: a ring of three)"};
+  }
   for (const ReduceKnob &r : s.reduces) {
     if (r.coopThreads)
       return KnobError{"REDUCE@" + r.axis, "b" + std::to_string(r.coopThreads),

@@ -7,7 +7,8 @@
 // token exactly as written, and what is allowed; nothing here throws.
 //
 // Printing is canonical: families in the order TILE, STAGE, REDUCE, PLACE,
-// WSPEC, EXP, RESCALE, ACC, GRID, and within a family in the order written.
+// WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, and within a family in the order
+// written.
 // Every token prints back exactly as written (integers have no leading zeros,
 // optional parts are remembered, lazy<t> keeps its spelling), so for a string
 // already in canonical family order printKnobs(parseKnobs(s)) == s. A string
@@ -61,7 +62,7 @@ std::string num(long long v) { return std::to_string(v); }
 
 // Functions rather than globals, so a static initializer elsewhere may parse.
 std::string familyList() {
-  return "a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID";
+  return "a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP";
 }
 std::string tileTensorGrammar() { return "a:<atom>/w<WM>x<WN>/f<FM>x<FN>/k<bk>"; }
 std::string tileScalarGrammar() { return "n<N>[x<M>]/f<fn>[x<fm>]"; }
@@ -379,7 +380,7 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
   it.axis = hasAxis ? std::string(head.substr(at + 1)) : "";
   it.value = text.substr(eq + 1);
 
-  const char *families[] = {"TILE", "STAGE", "REDUCE", "PLACE", "WSPEC", "EXP", "RESCALE", "ACC", "GRID"};
+  const char *families[] = {"TILE", "STAGE", "REDUCE", "PLACE", "WSPEC", "EXP", "RESCALE", "ACC", "GRID", "OVERLAP"};
   if (std::find(std::begin(families), std::end(families), it.family) == std::end(families))
     return fail(err, "knob string", it.family.empty() ? head : std::string_view(it.family), familyList());
   bool axisFamily = it.family == "TILE" || it.family == "STAGE" || it.family == "REDUCE";
@@ -426,6 +427,12 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
     if (v == "f32") s.acc = Accum::F32;
     else if (v == "f16x") s.acc = Accum::F16x;
     else return fail(err, it.knob, v, "f32 or f16x");
+    return true;
+  }
+  if (f == "OVERLAP") {
+    if (v == "none") s.overlap = OverlapKind::None;
+    else if (v == "pv") s.overlap = OverlapKind::Pv;
+    else return fail(err, it.knob, v, "none or pv");
     return true;
   }
   // GRID
@@ -518,6 +525,7 @@ std::string printKnobs(const Schedule &s) {
   if (s.rescale) out.push_back("RESCALE=" + *s.rescale);
   if (s.acc) out.push_back(std::string("ACC=") + (*s.acc == Accum::F32 ? "f32" : "f16x"));
   if (s.grid) out.push_back(std::string("GRID=") + (*s.grid == GridKind::Tiles ? "tiles" : "persistent"));
+  if (s.overlap) out.push_back(std::string("OVERLAP=") + (*s.overlap == OverlapKind::None ? "none" : "pv"));
   std::string text;
   for (const std::string &o : out) text += (text.empty() ? "" : ",") + o;
   return text;
@@ -543,7 +551,7 @@ bool ReduceKnob::operator==(const ReduceKnob &o) const {
 
 bool Schedule::empty() const {
   return tiles.empty() && stages.empty() && reduces.empty() && !place && wspec.empty() && !exp && !rescale &&
-         !acc && !grid;
+         !acc && !grid && !overlap;
 }
 
 /// Order-sensitive within a family (TILE@a,TILE@b differs from TILE@b,TILE@a),
@@ -551,7 +559,7 @@ bool Schedule::empty() const {
 bool Schedule::operator==(const Schedule &o) const {
   return tiles == o.tiles && stages == o.stages && reduces == o.reduces && place == o.place && wspec == o.wspec &&
          exp == o.exp && expPolyDegree == o.expPolyDegree && rescale == o.rescale &&
-         rescaleThreshold == o.rescaleThreshold && acc == o.acc && grid == o.grid;
+         rescaleThreshold == o.rescaleThreshold && acc == o.acc && grid == o.grid && overlap == o.overlap;
 }
 
 template <typename K> static const K *findAxis(const std::vector<K> &v, const std::string &axis) {

@@ -76,6 +76,9 @@ enum class Place { Auto, Fuse, Cut };
 enum class ExpKind { Libm, Ex2, Poly };
 enum class Accum { F32, F16x };
 enum class GridKind { Tiles, Persistent };
+/// OVERLAP=none|pv: pv runs the P*V contraction of block j while the softmax
+/// of block j+1 is computed (FlashAttention-3's intra-warpgroup overlap).
+enum class OverlapKind { None, Pv };
 
 /// One warp-specialization role and its warp count: load1, mma1, softmax2, corr1.
 struct WarpRole {
@@ -98,6 +101,7 @@ struct Schedule {
   double rescaleThreshold = 0.0;   // lazy<t>
   std::optional<Accum> acc;
   std::optional<GridKind> grid;
+  std::optional<OverlapKind> overlap;
 
   bool empty() const;
   bool operator==(const Schedule &o) const;

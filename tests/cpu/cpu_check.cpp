@@ -172,6 +172,13 @@ std::vector<Case> sweep() {
         p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
         p.causal = true;
       }), tc16 + ",STAGE@kv=d2/cp/ring,EXP=ex2");
+  // attncc-overlap: P*V of block j rotated into iteration j+1 (a ring of 3).
+  add("tc overlap causal", with(attn(1, 2, 2, 97, 97, 64), [](Problem &p) { p.causal = true; }),
+      tc16 + ",STAGE@kv=d3/cp/ring,EXP=ex2,OVERLAP=pv");
+  add("tc overlap symbolic", with(attn(2, 2, 2, 57, 91, 64), [](Problem &p) {
+        p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
+        p.window = 30;
+      }), tc16 + ",STAGE@kv=d3/cp/ring/pad,OVERLAP=pv");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),

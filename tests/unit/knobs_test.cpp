@@ -18,9 +18,9 @@ std::optional<Schedule> parse(const std::string &s) {
 
 /// Families in canonical print order; -1 for anything else.
 int familyRank(const std::string &item) {
-  static const char *order[] = {"TILE", "STAGE", "REDUCE", "PLACE", "WSPEC", "EXP", "RESCALE", "ACC", "GRID"};
+  static const char *order[] = {"TILE", "STAGE", "REDUCE", "PLACE", "WSPEC", "EXP", "RESCALE", "ACC", "GRID", "OVERLAP"};
   std::string fam = item.substr(0, item.find_first_of("@="));
-  for (int i = 0; i < 9; ++i)
+  for (int i = 0; i < 10; ++i)
     if (fam == order[i])
       return i;
   return -1;
@@ -95,6 +95,8 @@ const std::vector<std::string> kValid = {
     "ACC=f16x",
     "GRID=tiles",
     "GRID=persistent",
+    "OVERLAP=none",
+    "OVERLAP=pv",
     // Multi-axis and everything at once, in canonical order.
     "TILE@dd=n64/f4,TILE@pj=n32x2/f2",
     "TILE@pj=n32/f1,TILE@dd=n64/f4",
@@ -102,7 +104,7 @@ const std::vector<std::string> kValid = {
     "REDUCE@kv=g4k/b2/r2,REDUCE@q_1=r1",
     "TILE@kv=a:tcgen05_m128n128k16_bf16/w4x1/f2x1/k4,STAGE@kv=d3/tma/ring/swz128,REDUCE@kv=g1/b1,"
     "PLACE@fold=fuse,WSPEC=load1/mma1/softmax2/corr1/epilogue1,EXP=poly3,RESCALE=lazy8.0,ACC=f16x,"
-    "GRID=persistent",
+    "GRID=persistent,OVERLAP=pv",
 };
 
 } // namespace
@@ -266,7 +268,9 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"EXP=ex2,,ACC=f32", "knob string", ",,", "separated by single commas"},
       {"EXP=ex2, ACC=f32", "knob string", " ACC=f32", "no spaces"},
       {"EXP", "knob string", "EXP", "FAMILY[@axis]=value"},
-      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID"},
+      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP"},
+      {"OVERLAP=qk", "OVERLAP", "qk", "none or pv"},
+      {"OVERLAP@kv=pv", "OVERLAP", "OVERLAP@kv", "OVERLAP without an axis"},
       {"tile@kv=n1/f1", "knob string", "tile", "a family among TILE"},
       {"=x", "knob string", "", "a family among"},
       {"TILE=n64/f4", "TILE", "TILE", "needs an axis"},

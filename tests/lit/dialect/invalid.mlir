@@ -338,7 +338,7 @@ func.func @combine_max_vector(%a: vector<4xf32>, %b: vector<4xf32>) {
 // #monoid.schedule: the knob codec's messages (knob, value, what is allowed)
 //===----------------------------------------------------------------------===//
 
-// expected-error@+1 {{knob string: 'FOO' is not allowed; expected a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID}}
+// expected-error@+1 {{knob string: 'FOO' is not allowed; expected a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP}}
 #s = #monoid.schedule<"FOO@kv=1">
 
 // -----
@@ -465,6 +465,11 @@ func.func @combine_max_vector(%a: vector<4xf32>, %b: vector<4xf32>) {
 
 // expected-error@+1 {{knob GRID: 'row' is not allowed; expected tiles or persistent}}
 #s = #monoid.schedule<"GRID=row">
+
+// -----
+
+// expected-error@+1 {{knob OVERLAP: 'qk' is not allowed; expected none or pv}}
+#s = #monoid.schedule<"OVERLAP=qk">
 
 // -----
 
