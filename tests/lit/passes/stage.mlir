@@ -134,8 +134,17 @@ func.func @tma() attributes {attncc.schedule = #tma} {
 
 #d3 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d3/cp">
 
-// expected-error-re@+1 {{knob STAGE@kv: 'd3' is not allowed; expected d1{{.*}}(deeper rings are not built yet)}}
+// expected-error@+1 {{knob STAGE@kv: 'd3' is not allowed; expected d3 with ring (several stages are a ring)}}
 func.func @d3() attributes {attncc.schedule = #d3} {
+  return
+}
+
+// -----
+
+#d4 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d4/cp/ring">
+
+// expected-error-re@+1 {{knob STAGE@kv: 'd4' is not allowed; expected d1{{.*}}(deeper rings are not built yet)}}
+func.func @d4() attributes {attncc.schedule = #d4} {
   return
 }
 
