@@ -146,8 +146,13 @@ std::map<std::string, ResourceUsage> parsePtxasLog(const std::string &log) {
       continue;
     size_t colon = line.find(':');
     std::string body = trim(colon == std::string::npos ? "" : line.substr(colon + 1));
+    // Warnings, "Potential Performance Loss" notes, and the numbered notes on
+    // warpgroup instructions ("(C7519) warpgroup.arrive is injected ...",
+    // "(C7510) ... wgmma serialized", "(C7508) setmaxnreg ignored"), which
+    // say a wgmma kernel runs slower than its source suggests.
     bool isWarning = startsWith(line, "ptxas warning") ||
-                     line.find("Potential Performance Loss") != std::string::npos;
+                     line.find("Potential Performance Loss") != std::string::npos ||
+                     startsWith(body, "(C75");
     if (isWarning) {
       size_t f = body.rfind("function '");
       std::string fn = f == std::string::npos ? "" : quotedName(body, f);

@@ -38,7 +38,8 @@ struct ResourceUsage {
   int staticSmemBytes = -1;
   int stackBytes = -1; // "N bytes stack frame" (local memory per thread)
   int constBytes = -1; // "N bytes cmem[0]"
-  /// ptxas warnings and "Potential Performance Loss" notes naming this function.
+  /// ptxas warnings, "Potential Performance Loss" notes and the (C75xx) notes
+  /// on warpgroup instructions naming this function.
   std::vector<std::string> warnings;
 
   bool known() const { return registers >= 0; }

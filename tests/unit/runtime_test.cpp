@@ -312,6 +312,16 @@ TEST_CASE("ptxas log parser on captured logs", "[runtime][nvrtc]") {
         "32 registers, 1216 B spill stores, 1272 B spill loads, 0 B static smem, 776 B stack, "
         "0 barriers");
 
+  // ptxas's numbered notes on warpgroup instructions count as warnings.
+  u = nvrtc::parsePtxasLog(
+      "ptxas info    : (C7519) warpgroup.arrive is injected in around line 3972 by compiler to "
+      "allow use of registers in GMMA in function 'attention'\n"
+      "ptxas info    : Compiling entry function 'attention' for 'sm_90a'\n"
+      "ptxas info    : Used 207 registers, used 1 barriers\n");
+  CHECK(u["attention"].registers == 207);
+  REQUIRE(u["attention"].warnings.size() == 1);
+  CHECK_THAT(u["attention"].warnings[0], Catch::StartsWith("(C7519) warpgroup.arrive is injected"));
+
   CHECK(nvrtc::parsePtxasLog("").empty());
   CHECK(nvrtc::parsePtxasLog("garbage\nptxas info : Used x registers\nptxas\n").empty());
   CHECK(nvrtc::describe(nvrtc::ResourceUsage{}) == "resource usage not reported");

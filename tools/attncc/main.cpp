@@ -178,6 +178,8 @@ std::optional<nvrtc::CompiledKernel> compileCuda(const std::string &cuda, mlir::
   for (const std::string &n : names) {
     const nvrtc::ResourceUsage &u = usage[n];
     llvm::errs() << "attncc: " << n << " (" << arch << "): " << nvrtc::describe(u) << "\n";
+    for (const std::string &w : u.warnings)
+      llvm::errs() << "attncc: " << n << " (" << arch << "): ptxas: " << w << "\n";
     if (resources)
       (*resources)[n] = {{"registers", u.registers},
                          {"spill_stores_bytes", u.spillStoresBytes},
