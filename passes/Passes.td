@@ -155,34 +155,48 @@ def Hoist : Pass<"attncc-hoist", "func::FuncOp"> {
 }
 
 def Stage : Pass<"attncc-stage", "func::FuncOp"> {
-  let summary = "STAGE@<axis>=d1/sync|cp[/pad]: the contract's block operands go through shared memory";
+  let summary = "STAGE@<axis>=d<1|2|3>/sync|cp[/ring][/pad|/swz128]: the contract's block operands go through shared memory";
   let description = [{
     Reads the schedule the function carries (`attncc.schedule`, copied there
     by attncc-partition). For each `vector.contract` in the fold whose
     right-hand operand is a `vector.transfer_read` of the block, the read is
-    marked `attncc.stage = "sync"|"cp"[".pad"]` and moved to the top of the
-    loop body, so the copies of all blocks are issued before the first
-    contraction uses one. attncc-atomize gives a marked read the shared-memory
+    marked `attncc.stage = "sync"|"cp"[".pad"|".swz"]` and moved to the top
+    of the loop body, so the copies of all blocks are issued before the first
+    contraction uses one. With `d2/ring` or `d3/ring` the fold is software
+    pipelined: block i+1 is read in iteration i and carried in an iter_arg,
+    the reads sharing a ring of 2 or 3 buffers (`attncc.ring`,
+    `attncc.ring_slots`). `STAGE@q=d1/...` stages the contractions' left
+    operand tile (hoisted out of the fold). A fold of a single block (no
+    loop left) is staged in place. `swz128` lays a block out as 128-byte
+    swizzled slabs, the layout wgmma descriptors read; its rows must be whole
+    128-byte slabs. attncc-atomize gives a marked read the shared-memory
     layout; the emitter issues it as cooperative copies (`cp.async` for cp)
     and waits for it at its first use.
 
-    Refused, with the reason: depths above 1, `ring`, `tma` and `swz128`
-    (not built yet), and operands whose rows are not 16-byte multiples.
+    Refused, with the reason: depths above 3, `d2`/`d3` without `ring`, a
+    ring on a free axis, `tma` (not built yet), and operands whose rows are
+    not 16-byte (128-byte for swz128) multiples.
   }];
 }
 
 def Atomize : Pass<"attncc-atomize", "ModuleOp"> {
-  let summary = "Give CTA-wide tile vectors mma.sync fragment layouts (m16n8k16)";
+  let summary = "Give CTA-wide tile vectors fragment layouts (mma.sync m16n8k16 or wgmma m64nNk16)";
   let description = [{
     For each outlined kernel holding `vector.contract` tiles: checks that the
-    tiles divide into m16n8k16 atoms over the CTA's warps, marks each
-    contraction `attncc.atom = "mma.m16n8k16"`, and gives every vector value
-    a layout (`attncc.layout`): `c` (accumulator fragments), `row` / `col`
-    (the rows / columns of c a thread holds), `a` (A fragments read from
-    memory), `b.nk` / `b.kn` (B fragments read from memory) or `smem` (a
-    block staged by attncc-stage, read with ldmatrix). The kernel records
-    `attncc.tile = {warps, rows}`. The CUDA emitter turns each op into the
-    per-thread code of its layout.
+    tiles divide into the atoms over the CTA's warps (m16n8k16 per warp, or
+    for contractions attncc-partition marked `attncc.family = "wgmma"`, one
+    m64nNk16 per warpgroup with both staged operands swizzled), marks each
+    contraction `attncc.atom = "mma.m16n8k16"` or `"wgmma.m64n<N>k16"`, and
+    gives every vector value a layout (`attncc.layout`): `c` (accumulator
+    fragments), `row` / `col` (the rows / columns of c a thread holds), `a`
+    (A fragments read from memory), `b.nk` / `b.kn` (B fragments read from
+    memory) or `smem` (a block staged by attncc-stage, read with ldmatrix or
+    through a wgmma descriptor). The wgmma accumulator and register-A
+    fragments are the mma.sync ones, so the layouts are shared. Staged blocks
+    get offsets in dynamic shared memory (swizzled ones on 1024-byte
+    boundaries), within 99 KiB for mma atoms and 227 KiB for wgmma (sm_90a).
+    The kernel records `attncc.tile = {warps, rows, smem}`. The CUDA emitter
+    turns each op into the per-thread code of its layout.
   }];
 }
 
