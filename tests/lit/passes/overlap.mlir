@@ -86,3 +86,65 @@ func.func @noring(%q: vector<64x64xf16>, %k: memref<100x64xf16>, %v: memref<100x
   vector.transfer_write %fold, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x64xf32>, memref<100x64xf32>
   return
 }
+
+// -----
+
+// The accumulator's iter_arg is read elsewhere too: rotating would change
+// what that read sees.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+#twice = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d3/cp/ring,OVERLAP=pv">
+
+func.func @twice(%q: vector<64x64xf16>, %k: memref<100x64xf16>, %v: memref<100x64xf16>, %o: memref<100x64xf32>) attributes {attncc.schedule = #twice} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %w = arith.constant dense<0.5> : vector<64x64xf32>
+  %fold = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k_j, %acc : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    %scaled = arith.mulf %acc, %w : vector<64x64xf32>
+    %v_j = vector.transfer_read %v[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %p16 = arith.truncf %qk : vector<64x64xf32> to vector<64x64xf16>
+    // expected-error@+1 {{attncc-overlap: the accumulator must be the channel's iter_arg times a weight, used nowhere else}}
+    %o1 = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %v_j, %scaled : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %o1 : vector<64x64xf32>
+  }
+  vector.transfer_write %fold, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x64xf32>, memref<100x64xf32>
+  return
+}
+
+// -----
+
+// P comes from outside the fold: there is no previous block's P to carry.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+#outside = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d3/cp/ring,OVERLAP=pv">
+
+func.func @outside(%q: vector<64x64xf16>, %p16: vector<64x64xf16>, %k: memref<100x64xf16>, %v: memref<100x64xf16>, %o: memref<100x64xf32>) attributes {attncc.schedule = #outside} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %w = arith.constant dense<0.5> : vector<64x64xf32>
+  %fold:2 = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%acc = %zero, %s = %zero) -> (vector<64x64xf32>, vector<64x64xf32>) {
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k_j, %s : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    %scaled = arith.mulf %acc, %w : vector<64x64xf32>
+    %v_j = vector.transfer_read %v[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    // expected-error@+1 {{attncc-overlap: the left operand (P) must be computed in the fold}}
+    %o1 = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %v_j, %scaled : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %o1, %qk : vector<64x64xf32>, vector<64x64xf32>
+  }
+  vector.transfer_write %fold#0, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x64xf32>, memref<100x64xf32>
+  return
+}
