@@ -7,7 +7,9 @@
 //       which thread holds which element (attncc.layout on its op,
 //       attncc.layouts on an scf.for for its iter_args), each contraction is
 //       marked attncc.atom = "mma.m16n8k16", and the kernel records
-//       attncc.tile = {warps = W, rows = M}. The emitter reads nothing else.
+//       attncc.tile = {warps = W, rows = M, smem = bytes}. The emitter reads
+//       nothing else. Shared memory must fit the module's attncc.smem_limit
+//       (the target's opt-in limit, recorded by the driver) when it is set.
 //
 // Layouts (warp w owns rows [w*FM*16, (w+1)*FM*16), FM = M / (16 W); a lane
 // is (g, t) = (lane / 4, lane % 4), as in the PTX fragment figures):
@@ -287,14 +289,19 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       smem += bytes;
     });
     smem = (smem + 127) / 128 * 128 + (swizzled ? 1024 : 0);
-    // The smallest opt-in limit of the targets an atom runs on: sm_120 has
-    // 99 KiB per block; wgmma runs only on sm_90a, which has 227 KiB.
-    const int64_t kSmemLimit = (wgmma ? 227 : 99) * 1024;
+    // The target's opt-in limit per block when the driver recorded it
+    // (attncc.smem_limit on the module); else the smallest of the targets
+    // an atom runs on: 99 KiB (sm_120) for mma, 227 KiB (sm_90a) for wgmma.
+    auto limitAttr = getOperation()->getAttrOfType<IntegerAttr>("attncc.smem_limit");
+    auto targetAttr = getOperation()->getAttrOfType<StringAttr>("attncc.target");
+    const int64_t kSmemLimit = limitAttr ? limitAttr.getInt() : (wgmma ? 227 : 99) * 1024;
     if (smem > kSmemLimit)
       return f.emitOpError("attncc-atomize: the staged blocks need ")
-             << smem << " B of shared memory, more than the " << kSmemLimit
-             << " B every target of a" << (wgmma ? " wgmma" : "n mma")
-             << " atom allows a block (use a smaller tile, no ring, or no /pad)";
+             << smem << " B of shared memory, more than the " << kSmemLimit << " B "
+             << (limitAttr ? (targetAttr ? targetAttr.str() : std::string("the target")) + " allows a block"
+                           : std::string("every target of a") + (wgmma ? " wgmma" : "n mma") +
+                                 " atom allows a block")
+             << " (use a smaller tile, no ring, or no /pad)";
     f->setAttr("attncc.tile", b.getDictionaryAttr({b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
                                                    b.getNamedAttr("rows", b.getI64IntegerAttr(rows)),
                                                    b.getNamedAttr("smem", b.getI64IntegerAttr(smem))}));

@@ -194,7 +194,9 @@ def Atomize : Pass<"attncc-atomize", "ModuleOp"> {
     through a wgmma descriptor). The wgmma accumulator and register-A
     fragments are the mma.sync ones, so the layouts are shared. Staged blocks
     get offsets in dynamic shared memory (swizzled ones on 1024-byte
-    boundaries), within 99 KiB for mma atoms and 227 KiB for wgmma (sm_90a).
+    boundaries), within the module's `attncc.smem_limit` (the target's
+    opt-in limit per block, recorded by the driver; without it 99 KiB for
+    mma atoms, the smallest of their targets, and 227 KiB for wgmma).
     The kernel records `attncc.tile = {warps, rows, smem}`. The CUDA emitter
     turns each op into the per-thread code of its layout.
   }];

@@ -230,11 +230,22 @@ int writeBundle(const std::string &dir, const bundle::Bundle &b) {
   return 0;
 }
 
+/// What the tile-level passes need of the target: attncc-atomize lays shared
+/// memory out within the target's opt-in limit per block.
+void recordTargetLimits(mlir::ModuleOp m, const std::string &target) {
+  if (const TargetInfo *t = findTarget(target)) {
+    m->setAttr("attncc.smem_limit",
+               mlir::IntegerAttr::get(mlir::IntegerType::get(m.getContext(), 64), t->smemPerBlockOptin));
+    m->setAttr("attncc.target", mlir::StringAttr::get(m.getContext(), t->name));
+  }
+}
+
 /// Where the GPU path of `run` and `bench` stops: a bundle of the job.
 std::optional<bundle::Bundle> buildBundle(mlir::MLIRContext &ctx, llvm::SourceMgr &sm,
                                           const CommonArgs &a, Job &job) {
   if (loadJob(ctx, sm, a, /*forCpu=*/false, job))
     return std::nullopt;
+  recordTargetLimits(*job.module, a.target);
   if (failed(lowerTo(*job.module, Stage::Tile))) {
     fail("lowering to the tile level failed (see the diagnostics above)");
     return std::nullopt;
@@ -275,6 +286,7 @@ int compile(const CommonArgs &a, const std::string &ir, const std::string &outPa
     printStage(file, *job.module, Stage::Loop, all);
   if (ir == "loop" && !bundle)
     return 0;
+  recordTargetLimits(*job.module, a.target);
   if (failed(lowerFrom(*job.module, Stage::Loop, Stage::Tile)))
     return fail("lowering to the tile level failed (see the diagnostics above)");
   if (ir == "tile" || ir == "all")
