@@ -16,7 +16,9 @@
 //                                        wgmma (absent: mma.sync)
 //   attncc.atom   = "mma.m16n8k16"       a contraction's instruction
 //                 | "wgmma.m64n<N>k16"   (attncc-atomize)
-//   attncc.tile   = {warps, rows}        a kernel's CTA tile (attncc-atomize)
+//   attncc.tile   = {warps, rows, smem}  a kernel's CTA tile (attncc-atomize)
+//   attncc.smem_limit, attncc.target     on the module: the target's opt-in
+//                                        shared memory per block (the driver)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ATTNCC_IR_TILEATTRS_H
