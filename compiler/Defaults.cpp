@@ -131,9 +131,12 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
                                      : std::string("not measured on ") + t.name +
                                            " (runs there with the same mma.sync); the sm_90a "
                                            "measurement: " + kTcWhere;
+      // On plain sm_90 a Hopper user is one letter away from wgmma.
+      bool wgmmaRow = t.sm == 90 && !t.wgmma && (p.head_dim == 64 || p.head_dim == 128);
       return {knobs, "default for " + cls + " d" + std::to_string(e.maxHeadDim) +
                          (p.causal ? " causal" : "") + (grouped ? " grouped" : "") + " on " +
-                         t.name + ": " + e.measured + " (" + where + ")"};
+                         t.name + ": " + e.measured + " (" + where + ")" +
+                         (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : "")};
     }
   }
   for (const Entry &e : kMeasured) {
