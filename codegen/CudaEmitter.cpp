@@ -474,7 +474,7 @@ private:
     std::string dst = "&" + buf + "[" + r + " * " + std::to_string(stride) + " + " + col + "]";
     if (monoid::isSwizzled(op)) {
       // 128-byte slabs of S elements; chunk c of row r lands at chunk c ^ (r % 8).
-      int64_t slabChunks = 128 / 16, slab = 128 * 8 / vt.getElementTypeBitWidth();
+      int64_t slabChunks = 128 / 16, slab = monoid::slabElems(vt.getElementType());
       std::string ch = "(" + c + " % " + std::to_string(chunksPerRow) + ")";
       dst = "&" + buf + "[(" + ch + " / " + std::to_string(slabChunks) + ") * " +
             std::to_string(rows * slab) + " + " + r + " * " + std::to_string(slab) + " + ((" + ch +
@@ -597,7 +597,7 @@ private:
     std::string res = define(op.getResult());
     int64_t cnt = count(op.getResult());
     // Elements per 128-byte slab row of the swizzled blocks.
-    int64_t slab = 128 * 8 / lhsT.getElementTypeBitWidth();
+    int64_t slab = monoid::slabElems(lhsT.getElementType());
     auto rhsT = cast<VectorType>(op.getRhsType());
     os << "// " << res << ": " << acc.getDimSize(0) << "x" << n << "x" << lhsT.getDimSize(1)
        << " on wgmma.m64n" << n << "k16 (" << kc << " k-steps per warpgroup, B "
@@ -646,7 +646,7 @@ private:
 
   /// acc + lhs * rhs on mma.sync.m16n8k16: per warp FM x NF x KC atoms.
   LogicalResult emitContract(vector::ContractionOp op) {
-    if (auto atom = op->getAttrOfType<StringAttr>("attncc.atom"); atom && atom.getValue().starts_with("wgmma"))
+    if (monoid::isWgmma(op))
       return emitWgmma(op);
     auto acc = cast<VectorType>(op.getAccType());
     auto lhsT = cast<VectorType>(op.getLhsType());
@@ -1176,10 +1176,7 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
        << "-row tile; lane = (g, t4) as in the mma fragment figures\n";
     os << "const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t4 = lane & 3;\n";
     int64_t smemBytes = tile.getAs<IntegerAttr>("smem") ? tile.getAs<IntegerAttr>("smem").getInt() : 0;
-    f.walk([&](vector::ContractionOp c) {
-      if (auto atom = c->getAttrOfType<StringAttr>("attncc.atom"); atom && atom.getValue().starts_with("wgmma"))
-        wgmma = true;
-    });
+    f.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
     bool swizzled = false;
     f.walk([&](vector::TransferReadOp r) { swizzled = swizzled || (r->hasAttr("attncc.stage") && monoid::isSwizzled(r)); });
     if (smemBytes && !swizzled)
@@ -1257,10 +1254,7 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
     if (f->hasAttr("attncc.tile"))
       tiled = true;
   });
-  module.walk([&](vector::ContractionOp c) {
-    if (auto atom = c->getAttrOfType<StringAttr>("attncc.atom"); atom && atom.getValue().starts_with("wgmma"))
-      wgmma = true;
-  });
+  module.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
   if (tiled)
     os << kTensorCorePrelude;
   if (wgmma)

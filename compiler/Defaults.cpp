@@ -1,6 +1,9 @@
 //===- Defaults.cpp - the schedule used when no --knobs is given ----------===//
 #include "compiler/Defaults.h"
 
+#include <optional>
+#include <utility>
+
 namespace attncc {
 
 namespace {
@@ -31,24 +34,24 @@ struct TcEntry {
   int maxHeadDim;
   bool causal;
   bool grouped; // GQA/MQA
-  const char *tile;
+  const char *tile; // the atom's shape, then w/f/k
   const char *rest;
   const char *measured;
 };
 #define QRING "STAGE@kv=d2/cp/ring/pad,STAGE@q=d1/cp/pad,EXP=ex2"
 const TcEntry kTensorCore[] = {
-    {64, false, false, "w4x1/f2x8/k4", QRING,
+    {64, false, false, "m16n8k16/w4x1/f2x8/k4", QRING,
      "142.9 us on [1,8,4096,64] f16, flash 119.0 us (run 3: Q in registers 144.6 us)"},
-    {64, false, true, "w4x1/f2x8/k4", QRING, "not measured with GQA; the MHA d64 row"},
-    {64, true, false, "w8x1/f1x16/k4", QRING,
+    {64, false, true, "m16n8k16/w4x1/f2x8/k4", QRING, "not measured with GQA; the MHA d64 row"},
+    {64, true, false, "m16n8k16/w8x1/f1x16/k4", QRING,
      "151.6 us on [1,8,4096,64] f16 causal, flash 119.7 us (w4x1/f2x8 165.4 us)"},
-    {64, true, true, "w8x1/f1x16/k4", QRING, "not measured with GQA; the MHA causal d64 row"},
-    {128, false, false, "w4x1/f2x4/k4", QRING,
+    {64, true, true, "m16n8k16/w8x1/f1x16/k4", QRING, "not measured with GQA; the MHA causal d64 row"},
+    {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRING,
      "4285 us on [8,16,4096,128] bf16, flash 3185 us (run 3: Q in registers w4x1/f1x8 5186 us)"},
-    {128, false, true, "w4x1/f2x4/k4", QRING, "not measured with GQA; the MHA d128 row"},
-    {128, true, false, "w4x1/f2x4/k4", QRING,
+    {128, false, true, "m16n8k16/w4x1/f2x4/k4", QRING, "not measured with GQA; the MHA d128 row"},
+    {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRING,
      "2503 us on [8,16,4096,128] bf16 causal, flash 1726 us (run 3: w4x1/f1x8 3166 us)"},
-    {128, true, true, "w4x1/f2x4/k4", QRING,
+    {128, true, true, "m16n8k16/w4x1/f2x4/k4", QRING,
      "2499 us on [4,32/8,4096,128] bf16 causal, flash 1696 us (run 3: w8x1/f1x4 ring 3535 us)"},
 };
 #undef QRING
@@ -101,44 +104,46 @@ std::string shapeClass(const Problem &p) {
 
 DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
   std::string cls = shapeClass(p);
-  // Elsewhere, prefill on a GPU with mma.sync: the tensor-core rungs, for f16/bf16 and
-  // head dims that are multiples of 16 up to 128 (beyond, the staged blocks
-  // outgrow 48 KiB of static shared memory).
   bool lowp = p.dtype == DType::F16 || p.dtype == DType::BF16;
   bool grouped = p.heads_kv != p.heads_q;
-  // sm_90a: the wgmma rows, for head dims 64 and 128.
-  if (cls == "prefill" && t.wgmma && lowp && (p.head_dim == 64 || p.head_dim == 128)) {
-    const char *elem = p.dtype == DType::F16 ? "f16" : "bf16";
-    for (const TcEntry &e : kWgmma) {
-      if (p.head_dim != e.maxHeadDim || e.causal != p.causal || e.grouped != grouped)
-        continue;
-      std::string tile(e.tile);
-      std::string knobs = "TILE@kv=a:wgmma_" + tile.substr(0, tile.find('/')) + "_" + elem +
-                          tile.substr(tile.find('/')) + "," + e.rest;
-      return {knobs, "default for " + cls + " d" + std::to_string(e.maxHeadDim) +
-                         (p.causal ? " causal" : "") + (grouped ? " grouped" : "") + " on " +
-                         t.name + " (wgmma): " + e.measured + " (" + kWgmmaWhere + ")"};
-    }
-  }
-  if (cls == "prefill" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 &&
-      p.head_dim <= 128) {
-    const char *elem = p.dtype == DType::F16 ? "f16" : "bf16";
-    for (const TcEntry &e : kTensorCore) {
+  // The first row of a table whose head dim covers the problem's, for its
+  // mask and grouping: "TILE@kv=a:<family>_<shape>_<elem>/<w/f/k>,<rest>".
+  auto pick = [&](const auto &table, const char *family)
+      -> std::optional<std::pair<std::string, const TcEntry *>> {
+    for (const TcEntry &e : table) {
       if (p.head_dim > e.maxHeadDim || e.causal != p.causal || e.grouped != grouped)
         continue;
-      std::string knobs = std::string("TILE@kv=a:mma_m16n8k16_") + elem + "/" + e.tile + "," + e.rest;
+      std::string tile(e.tile);
+      size_t slash = tile.find('/');
+      return std::make_pair(std::string("TILE@kv=a:") + family + "_" + tile.substr(0, slash) + "_" +
+                                (p.dtype == DType::F16 ? "f16" : "bf16") + tile.substr(slash) + "," + e.rest,
+                            &e);
+    }
+    return std::nullopt;
+  };
+  auto reason = [&](const TcEntry &e, const std::string &what) {
+    return "default for " + cls + " d" + std::to_string(e.maxHeadDim) + (p.causal ? " causal" : "") +
+           (grouped ? " grouped" : "") + " on " + t.name + what;
+  };
+  // sm_90a: the wgmma rows, for head dims 64 and 128 (swizzled rows are
+  // whole 128-byte slabs).
+  if (cls == "prefill" && t.wgmma && lowp && (p.head_dim == 64 || p.head_dim == 128))
+    if (auto r = pick(kWgmma, "wgmma"))
+      return {r->first, reason(*r->second, " (wgmma): " + std::string(r->second->measured) + " (" +
+                                                kWgmmaWhere + ")")};
+  // Elsewhere, prefill on a GPU with mma.sync: the tensor-core rungs, for
+  // f16/bf16 and head dims that are multiples of 16 up to 128.
+  if (cls == "prefill" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 && p.head_dim <= 128)
+    if (auto r = pick(kTensorCore, "mma")) {
       std::string where = t.sm == 90 ? std::string(kTcWhere)
                                      : std::string("not measured on ") + t.name +
                                            " (runs there with the same mma.sync); the sm_90a "
                                            "measurement: " + kTcWhere;
       // On plain sm_90 a Hopper user is one letter away from wgmma.
       bool wgmmaRow = t.sm == 90 && !t.wgmma && (p.head_dim == 64 || p.head_dim == 128);
-      return {knobs, "default for " + cls + " d" + std::to_string(e.maxHeadDim) +
-                         (p.causal ? " causal" : "") + (grouped ? " grouped" : "") + " on " +
-                         t.name + ": " + e.measured + " (" + where + ")" +
-                         (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : "")};
+      return {r->first, reason(*r->second, ": " + std::string(r->second->measured) + " (" + where + ")" +
+                                               (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : ""))};
     }
-  }
   for (const Entry &e : kMeasured) {
     if (cls != e.shapeClass)
       continue;

@@ -44,11 +44,6 @@ inline vector::TransferReadOp stagedRead(Value v) {
   return {};
 }
 
-/// How a staged block sits in shared memory: row-major with `pad` elements
-/// after each row, or (swizzled) as 128-byte slabs: column c of row r of an
-/// R-row block is in slab c / S (S = 128 B of elements), at row r of it, with
-/// its 16-byte chunk index XOR-ed with r % 8 (the 128-byte swizzle of wgmma
-/// descriptors and TMA).
 /// Buffers of a ring read (2 or 3), 1 for a block that is not a ring.
 inline int64_t ringSlots(vector::TransferReadOp r) {
   if (!r->hasAttr("attncc.ring"))
@@ -56,12 +51,25 @@ inline int64_t ringSlots(vector::TransferReadOp r) {
   auto n = r->getAttrOfType<IntegerAttr>("attncc.ring_slots");
   return n ? n.getInt() : 2;
 }
+
+/// How a staged block sits in shared memory: row-major with `pad` elements
+/// after each row, or (swizzled) as 128-byte slabs: column c of row r of an
+/// R-row block is in slab c / S (S = slabElems, 128 B of elements), at row r
+/// of it, with its 16-byte chunk index XOR-ed with r % 8 (the 128-byte
+/// swizzle of wgmma descriptors and TMA).
+inline int64_t slabElems(Type elem) { return 128 * 8 / elem.getIntOrFloatBitWidth(); }
 inline bool isSwizzled(vector::TransferReadOp r) {
   return r->getAttrOfType<StringAttr>("attncc.stage").getValue().ends_with(".swz");
 }
 inline int64_t rowPad(vector::TransferReadOp r) {
   bool pad = r->getAttrOfType<StringAttr>("attncc.stage").getValue().ends_with(".pad");
   return pad ? 128 / r.getVectorType().getElementTypeBitWidth() : 0;
+}
+
+/// Whether attncc-atomize put a contraction on wgmma.
+inline bool isWgmma(vector::ContractionOp c) {
+  auto atom = c->getAttrOfType<StringAttr>("attncc.atom");
+  return atom && atom.getValue().starts_with("wgmma");
 }
 
 } // namespace mlir::monoid

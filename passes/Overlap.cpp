@@ -92,7 +92,7 @@ LogicalResult rotate(scf::ForOp loop) {
     argLocs.push_back(a.getLoc());
   Location ivLoc = loop.getInductionVar().getLoc();
   vector::ContractionOp product = m.product;
-  unsigned channel = m.channel, ring = m.ring;
+  unsigned channel = m.channel;
   auto grown = loop.replaceWithAdditionalYields(
       rw, ValueRange{zeroP, firstV}, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
@@ -108,7 +108,6 @@ LogicalResult rotate(scf::ForOp loop) {
   unsigned n = nl.getNumRegionIterArgs();
   Value pPrev = nl.getRegionIterArgs()[n - 2], vPrev = nl.getRegionIterArgs()[n - 1];
   Value o = nl.getRegionIterArgs()[channel];
-  (void)ring;
   pPrev.setLoc(NameLoc::get(rw.getStringAttr("p_prev")));
   vPrev.setLoc(NameLoc::get(rw.getStringAttr("v_prev")));
   // The previous block's product, issued right after this block's first.
