@@ -2,6 +2,7 @@
 #include "codegen/Contract.h"
 
 #include "ir/MonoidDialect.h"
+#include "ir/TileAttrs.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -164,7 +165,8 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
     }
     // Dynamic shared memory of a tiled kernel (attncc-atomize), else none.
     int64_t smem = 0;
-    if (auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(launch, launch.getKernel()))
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(launch, launch.getKernel());
+    if (kernel)
       if (auto tile = kernel->getAttrOfType<DictionaryAttr>("attncc.tile"))
         if (auto b = tile.getAs<IntegerAttr>("smem"))
           smem = b.getInt();
@@ -188,6 +190,14 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
                                                               << " has no contract form";
       }
     }
+    // TMA descriptors follow the kernel's own arguments (ir/TileAttrs.h).
+    if (kernel)
+      for (const monoid::TmaMap &m : monoid::tmaMaps(kernel)) {
+        auto it = w.bufferNames.find(launch.getKernelOperands()[m.arg]);
+        if (it == w.bufferNames.end())
+          return launch.emitError("a TMA-staged memref the contract does not know");
+        args.push_back({{"tmap", {{"buffer", it->second}, {"rows", m.rows}, {"cols", m.cols}}}});
+      }
     l["args"] = args;
     launches.push_back(l);
   }

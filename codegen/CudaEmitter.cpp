@@ -112,11 +112,67 @@ template <int N> __device__ __forceinline__ void attncc_wgmma_wait() {
 // Keeps the compiler from moving accesses of an accumulator across the
 // asynchronous instructions that write it.
 __device__ __forceinline__ void attncc_fence_operand(float &r) { asm volatile("" : "+f"(r) :: "memory"); }
+// Named barriers (0 is __syncthreads): OVERLAP=wg passes the turn to issue
+// wgmma products from one warpgroup to the next.
+__device__ __forceinline__ void attncc_bar_sync(unsigned id, unsigned n) { asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void attncc_bar_arrive(unsigned id, unsigned n) { asm volatile("bar.arrive %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
 // Shared memory written by threads (cp.async included) is read by wgmma
 // through the async proxy.
 __device__ __forceinline__ void attncc_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
 )cuda";
+
+/// TMA and mbarriers (sm_90; PTX ISA: cp.async.bulk.tensor, mbarrier), once
+/// per file whose kernels stage blocks with TMA.
+const char *kTmaPrelude = R"cuda(// TMA copies and the mbarriers that say when a block landed (full) and when
+// every warp is done with its slot (empty). A descriptor (CUtensorMap, made
+// by the runtime with cuTensorMapEncodeTiled) is a __grid_constant__ kernel
+// parameter; TMA reads it through its generic address.
+struct __align__(64) attncc_tmap { unsigned long long opaque[16]; };
+__device__ __forceinline__ unsigned attncc_smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void attncc_mbar_init(unsigned long long *b, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(attncc_smem_addr(b)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void attncc_mbar_fence_init() { asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory"); }
+// Arrives once and expects `bytes` more from TMA before the phase completes.
+__device__ __forceinline__ void attncc_mbar_expect_tx(unsigned long long *b, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" :: "r"(attncc_smem_addr(b)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void attncc_mbar_arrive(unsigned long long *b) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"(attncc_smem_addr(b)) : "memory");
+}
+// Waits until the phase of parity `parity` has completed. A fresh barrier
+// counts as having completed the phase of parity 1 (so a producer's first
+// wait on "empty" passes).
+__device__ __forceinline__ void attncc_mbar_wait(unsigned long long *b, unsigned parity) {
+  const unsigned a = attncc_smem_addr(b);
+  unsigned done = 0;
+  while (!done)
+    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done) : "r"(a), "r"(parity) : "memory");
+}
+
+)cuda";
+
+/// A TMA load of a rank-R box (coordinates innermost first) that completes
+/// on an mbarrier.
+std::string tmaLoadName(int64_t rank) { return "attncc_tma_load_" + std::to_string(rank) + "d"; }
+std::string tmaLoadFunction(int64_t rank) {
+  std::string s = "__device__ __forceinline__ void " + tmaLoadName(rank) + "(void *dst, const attncc_tmap *map";
+  for (int64_t i = 0; i < rank; ++i)
+    s += ", int c" + std::to_string(i);
+  s += ", unsigned long long *bar) {\n";
+  s += "  asm volatile(\"cp.async.bulk.tensor." + std::to_string(rank) +
+       "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {";
+  for (int64_t i = 0; i < rank; ++i)
+    s += (i ? ", %" : "%") + std::to_string(i + 2);
+  s += "}], [%" + std::to_string(rank + 2) + "];\\n\"\n";
+  s += "               :: \"r\"(attncc_smem_addr(dst)), \"l\"(reinterpret_cast<unsigned long long>(map))";
+  for (int64_t i = 0; i < rank; ++i)
+    s += ", \"r\"(c" + std::to_string(i) + ")";
+  s += ", \"r\"(attncc_smem_addr(bar)) : \"memory\");\n}\n";
+  return s;
+}
 
 /// One wgmma.mma_async shape as a device function: m64nNk16, f32 += A * B,
 /// A from a descriptor (ss) or registers (rs), B from a descriptor, B
@@ -170,6 +226,13 @@ private:
   DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
   llvm::DenseMap<int64_t, std::string> ringBuf; // attncc.ring id -> its __shared__ array
   SmallVector<Value> pendingStages;     // copies issued, not yet waited for
+  struct TmaBuf {
+    int64_t slots = 1;     // ring buffers (1: not a ring)
+    int64_t slotElems = 0; // elements per buffer
+  };
+  std::map<std::string, TmaBuf> tmaBufs;      // TMA-staged __shared__ array -> its pipeline
+  std::map<std::pair<unsigned, int64_t>, std::string> tmaParam; // (argument, box rows) -> descriptor
+  DenseSet<Value> tmaWaited;            // TMA blocks this thread waited for
   struct PendingMma {
     Value result;
     std::string name;
@@ -416,6 +479,8 @@ private:
   /// into its __shared__ array (cp.async, or loads and stores for sync);
   /// rows past the end are zero-filled. The contraction waits at first use.
   LogicalResult emitStage(vector::TransferReadOp op) {
+    if (monoid::isTma(op))
+      return emitTmaStage(op);
     auto vt = op.getVectorType();
     std::string buf = smemOf[op.getResult()];
     int64_t rows = vt.getDimSize(0), cols = vt.getDimSize(1), stride = smemStride[op.getResult()];
@@ -494,6 +559,94 @@ private:
     return success();
   }
 
+  /// A TMA-staged block: thread 0 waits until the buffer is free (every
+  /// warp arrived on its "empty" barrier after its last read), announces the
+  /// block's bytes on "full" and issues one TMA box per 128-byte slab; rows
+  /// past the end of the tensor arrive as zeros. Readers wait on "full" at
+  /// first use (waitTma). Ring buffers are used in turn: fill w goes to
+  /// buffer w % S, and is the (w / S)-th use of it, which fixes the phase.
+  LogicalResult emitTmaStage(vector::TransferReadOp op) {
+    auto vt = op.getVectorType();
+    if (!op.getPermutationMap().isMinorIdentity() || vt.getRank() != 2)
+      return op.emitOpError("a TMA-staged read needs a 2-d block of the buffer's last two dimensions");
+    auto arg = dyn_cast<BlockArgument>(op.getBase());
+    if (!arg)
+      return op.emitOpError("a TMA-staged read needs a kernel argument as its buffer");
+    std::string buf = smemOf[op.getResult()];
+    const TmaBuf &t = tmaBufs[buf];
+    int64_t rows = vt.getDimSize(0), cols = vt.getDimSize(1);
+    int64_t slab = monoid::slabElems(vt.getElementType()), rank = op.getIndices().size();
+    std::string S = std::to_string(t.slots);
+    std::string slot = t.slots == 1 ? "0" : "(" + buf + "_w % " + S + ")";
+    std::string p = define(op.getResult());
+    std::string map = tmaParam[{arg.getArgNumber(), rows}];
+    helpers[tmaLoadName(rank)] = tmaLoadFunction(rank);
+    os << "// " << p << ": " << rows << "x" << cols << " block -> shared memory (TMA, 128-byte swizzle; "
+       << buf << "_full says when it landed)\n";
+    os << scalarType(vt) << " *" << p << " = " << buf << " + " << slot << " * " << t.slotElems << ";\n";
+    os << "if (threadIdx.x == 0) {\n";
+    os.indent();
+    os << "attncc_mbar_wait(&" << buf << "_empty[" << slot << "], ((" << buf << "_w / " << S
+       << ") & 1) ^ 1); // every warp is done with this buffer\n";
+    os << "attncc_mbar_expect_tx(&" << buf << "_full[" << slot << "], "
+       << rows * cols * vt.getElementTypeBitWidth() / 8 << ");\n";
+    SmallVector<std::string> idx;
+    for (Value i : op.getIndices())
+      idx.push_back("(int)" + ref(i));
+    for (int64_t s = 0; s < cols / slab; ++s) {
+      os << tmaLoadName(rank) << "(" << p << " + " << s * rows * slab << ", &" << map << ", "
+         << idx[rank - 1] << (s ? " + " + std::to_string(s * slab) : std::string());
+      for (int64_t k = rank - 2; k >= 0; --k)
+        os << ", " << idx[k];
+      os << ", &" << buf << "_full[" << slot << "]);\n";
+    }
+    os.unindent();
+    os << "}\n";
+    os << "++" << buf << "_w;\n";
+    return success();
+  }
+
+  /// Before a TMA block is first read by this thread: wait for its "full"
+  /// phase. Blocks of one buffer are read in the order they were filled.
+  void waitTma(Value v) {
+    if (!tmaWaited.insert(v).second)
+      return;
+    std::string buf = smemOf[monoid::stagedRead(v).getResult()];
+    const TmaBuf &t = tmaBufs[buf];
+    std::string S = std::to_string(t.slots);
+    std::string slot = t.slots == 1 ? "0" : "(" + buf + "_r % " + S + ")";
+    os << "attncc_mbar_wait(&" << buf << "_full[" << slot << "], (" << buf << "_r / " << S << ") & 1); // "
+       << ref(v) << " landed\n";
+    os << "++" << buf << "_r;\n";
+  }
+
+  /// After a fold iteration's last read of a TMA block: each warp arrives on
+  /// the "empty" barrier of its buffer, so the next fill may overwrite it.
+  /// `carried` are the blocks of the same buffer the iteration passes on: a
+  /// block that is also one of them (the overlap's first P*V reuses block 0)
+  /// is not released yet.
+  LogicalResult releaseTma(Value v, ArrayRef<Value> carried, Operation *at) {
+    if (!tmaWaited.contains(v))
+      return at->emitOpError("a TMA block is released before it is read");
+    std::string buf = smemOf[monoid::stagedRead(v).getResult()];
+    const TmaBuf &t = tmaBufs[buf];
+    std::string guard;
+    for (Value c : carried)
+      guard += (guard.empty() ? "" : " && ") + ref(v) + " != " + ref(c);
+    if (!guard.empty())
+      os << "if (" << guard << ") ";
+    os << "{\n";
+    os.indent();
+    os << "__syncwarp();\n";
+    os << "if (lane == 0) attncc_mbar_arrive(&" << buf << "_empty["
+       << (t.slots == 1 ? std::string("0")
+                        : "(unsigned)(" + ref(v) + " - " + buf + ") / " + std::to_string(t.slotElems))
+       << "]); // this warp is done with " << ref(v) << "\n";
+    os.unindent();
+    os << "}\n";
+    return success();
+  }
+
   /// Before the first use of a wgmma result: wait until at most the groups
   /// committed after it are in flight (groups complete in order), and fence
   /// the accumulators of every group that is now done.
@@ -516,6 +669,8 @@ private:
   /// Before a staged block is read: wait for its copy (later copies may stay
   /// in flight) and for every thread's part of it.
   void waitFor(Value staged) {
+    if (auto r = monoid::stagedRead(staged); r && monoid::isTma(r))
+      return waitTma(staged);
     auto it = llvm::find(pendingStages, staged);
     if (it == pendingStages.end())
       return;
@@ -572,6 +727,14 @@ private:
     return success();
   }
 
+  /// OVERLAP=wg: a run of adjacent contractions marked attncc.turn is
+  /// issued by one warpgroup at a time, in warpgroup order: named barrier
+  /// 1 + g is warpgroup g's turn (its 128 threads wait, the previous
+  /// warpgroup's 128 arrive).
+  static bool isTurn(Operation *op) { return op && isa<vector::ContractionOp>(op) && op->hasAttr("attncc.turn"); }
+  static bool turnStarts(Operation *op) { return isTurn(op) && !isTurn(op->getPrevNode()); }
+  static bool turnEnds(Operation *op) { return isTurn(op) && !isTurn(op->getNextNode()); }
+
   /// acc + lhs * rhs on wgmma.m64nNk16: each warpgroup issues KC atoms for
   /// its 64 rows. B is a descriptor of its swizzled block; A a descriptor
   /// (staged) or registers (a, or c: P). The group is waited for at once.
@@ -616,6 +779,8 @@ private:
          << ", " << elem(op.getLhs(), at + " + 1") << ");\n";
     }
     os << "#pragma unroll\nfor (int e = 0; e < " << cnt << "; ++e) attncc_fence_operand(" << res << "[e]);\n";
+    if (turnStarts(op))
+      os << "attncc_bar_sync(1 + (warp >> 2), 256); // this warpgroup's turn to issue\n";
     os << "attncc_wgmma_arrive();\n";
     os << "#pragma unroll\nfor (int kc = 0; kc < " << kc << "; ++kc) {\n";
     os.indent();
@@ -638,6 +803,8 @@ private:
     os.unindent();
     os << "}\n";
     os << "attncc_wgmma_commit(); // waited for at the first use of " << res << "\n";
+    if (turnEnds(op))
+      os << "attncc_bar_arrive(1 + ((warp >> 2) + 1) % " << warps / 4 << ", 256); // the next warpgroup's turn\n";
     os.unindent();
     os << "}\n";
     pendingMma.push_back({op.getResult(), res, cnt});
@@ -835,6 +1002,11 @@ private:
         lastFree = p;
     if (lastFree)
       waitFor(lastFree);
+    bool turns = llvm::any_of(f.getBody()->getOps<vector::ContractionOp>(),
+                              [](vector::ContractionOp c) { return isTurn(c); });
+    if (turns)
+      os << "if ((warp >> 2) == " << warps / 4 - 1
+         << ") attncc_bar_arrive(1, 256); // warpgroup 0 takes the first turn\n";
     std::string iv = define(f.getInductionVar());
     os << "for (long long " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
        << ref(f.getUpperBound()) << "; " << iv << " += " << ref(f.getStep()) << ") {\n";
@@ -849,6 +1021,25 @@ private:
       return failure();
     flushMma();
     auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
+    // TMA blocks this iteration read and does not carry on: their buffers
+    // are free for the fills of later iterations.
+    auto tmaBlock = [&](Value v) {
+      auto r = monoid::stagedRead(v);
+      return r && monoid::isTma(r) && isa<VectorType>(v.getType()) && layoutOf(v) == "smem" ? r
+                                                                                            : vector::TransferReadOp();
+    };
+    for (Value arg : f.getRegionIterArgs()) {
+      auto r = tmaBlock(arg);
+      if (!r || llvm::is_contained(yield.getOperands(), arg))
+        continue;
+      SmallVector<Value> carried;
+      for (Value y : yield.getOperands())
+        if (auto ry = tmaBlock(y); ry && smemOf[ry.getResult()] == smemOf[r.getResult()] &&
+                                   !y.getDefiningOp<vector::TransferReadOp>())
+          carried.push_back(y);
+      if (failed(releaseTma(arg, carried, f)))
+        return failure();
+    }
     // A yield that passes one iter arg into another needs copies first.
     bool aliases = llvm::any_of(yield.getOperands(), [&](Value v) {
       return llvm::is_contained(f.getRegionIterArgs(), v);
@@ -872,6 +1063,8 @@ private:
     }
     os.unindent();
     os << "}\n";
+    if (turns)
+      os << "if ((warp >> 2) == 0) attncc_bar_sync(1, 256); // the turn the last warpgroup passed on\n";
     if (!pendingStages.empty()) {
       // The last prefetch is never read; it must land before the CTA exits.
       os << "attncc_cp_async_wait<0>();\n";
@@ -1157,6 +1350,12 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
       return f.emitOpError("argument type not supported by the CUDA emitter: ") << a.getType();
     }
   }
+  // TMA descriptors after the arguments (the launch contract lists the same).
+  for (const monoid::TmaMap &m : monoid::tmaMaps(f)) {
+    std::string n = fresh("tm_" + names[f.getArgument(m.arg)]);
+    tmaParam[{m.arg, m.rows}] = n;
+    params.push_back("const __grid_constant__ attncc_tmap " + n);
+  }
   std::string bounds;
   if (auto block = f.getKnownBlockSizeAttr())
     bounds = "__launch_bounds__(" + std::to_string(block[0] * block[1] * block[2]) +
@@ -1221,8 +1420,16 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
          << vt.getDimSize(0) << "x" << vt.getDimSize(1) << (pad ? ", rows padded by 16 B" : "")
          << (monoid::isSwizzled(r) ? ", 128-byte swizzled slabs" : "")
          << "\n";
-      if (ring) {
+      if (ring)
         ringBuf[ring.getInt()] = buf;
+      if (monoid::isTma(r)) {
+        tmaBufs[buf] = TmaBuf{monoid::ringSlots(r), vt.getDimSize(0) * stride};
+        for (const char *sfx : {"_full", "_empty", "_w", "_r"})
+          taken[buf + sfx] = 1;
+        os << "__shared__ __align__(8) unsigned long long " << buf << "_full[" << monoid::ringSlots(r)
+           << "], " << buf << "_empty[" << monoid::ringSlots(r) << "]; // mbarriers: landed, free\n";
+        os << "unsigned " << buf << "_w = 0, " << buf << "_r = 0; // blocks issued, blocks waited for\n";
+      } else if (ring) {
         taken[buf + "_slot"] = 1;
         os << "int " << buf << "_slot = 0;\n";
       }
@@ -1230,10 +1437,26 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     });
     if (bad.wasInterrupted())
       return failure();
+    if (!tmaBufs.empty()) {
+      // "full" completes on thread 0's arrival plus the TMA bytes; "empty"
+      // on one arrival per warp.
+      os << "if (threadIdx.x == 0) {\n";
+      os.indent();
+      for (auto &[buf, t] : tmaBufs)
+        os << "for (int i = 0; i < " << t.slots << "; ++i) { attncc_mbar_init(&" << buf
+           << "_full[i], 1); attncc_mbar_init(&" << buf << "_empty[i], " << warps << "); }\n";
+      os << "attncc_mbar_fence_init();\n";
+      os.unindent();
+      os << "}\n__syncthreads(); // the mbarriers are initialized\n";
+    }
   }
   if (failed(emitBlock(f.getBody().front())))
     return failure();
   flushMma();
+  // Blocks prefetched and never read must land before the CTA exits.
+  for (auto &[buf, t] : tmaBufs)
+    os << "if (threadIdx.x == 0) for (unsigned f = " << buf << "_r; f < " << buf << "_w; ++f) attncc_mbar_wait(&"
+       << buf << "_full[f % " << t.slots << "], (f / " << t.slots << ") & 1);\n";
   os.unindent();
   os << "}\n";
   return success();
@@ -1249,7 +1472,8 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
      << "// exp2 with fastmath<afn>: the MUFU.EX2 instruction (2 ulp, flushes subnormals).\n"
      << "__device__ __forceinline__ float attncc_ex2(float x) {\n"
      << "  float y;\n  asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x));\n  return y;\n}\n\n";
-  bool tiled = false, wgmma = false;
+  bool tiled = false, wgmma = false, tma = false;
+  module.walk([&](vector::TransferReadOp r) { tma = tma || (r->hasAttr("attncc.stage") && monoid::isTma(r)); });
   module.walk([&](gpu::GPUFuncOp f) {
     if (f->hasAttr("attncc.tile"))
       tiled = true;
@@ -1259,6 +1483,8 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
     os << kTensorCorePrelude;
   if (wgmma)
     os << kWgmmaPrelude;
+  if (tma)
+    os << kTmaPrelude;
   // Kernels first into a buffer: they name the per-shape helpers they call.
   std::string kernels;
   llvm::raw_string_ostream ks(kernels);

@@ -4,9 +4,12 @@
 // a few discardable attributes; their names and the one query they share
 // live here:
 //   attncc.stage  = "sync"|"cp"[".pad"|".swz"]  on a vector.transfer_read
-//                                        staged in shared memory (attncc-stage):
+//                 | "tma.swz"            staged in shared memory (attncc-stage):
 //                                        rows padded by 16 B, or 128-byte
-//                                        swizzled slabs (the wgmma layout)
+//                                        swizzled slabs (the wgmma layout);
+//                                        tma: one thread copies the block
+//                                        with TMA, mbarriers say when it
+//                                        landed and when its slot is free
 //   attncc.ring   = <id>                 reads of one operand sharing a ring
 //                                        of buffers (attncc-stage, d2|d3/ring)
 //   attncc.ring_slots = 2|3              its number of buffers
@@ -64,6 +67,34 @@ inline bool isSwizzled(vector::TransferReadOp r) {
 inline int64_t rowPad(vector::TransferReadOp r) {
   bool pad = r->getAttrOfType<StringAttr>("attncc.stage").getValue().ends_with(".pad");
   return pad ? 128 / r.getVectorType().getElementTypeBitWidth() : 0;
+}
+
+inline bool isTma(vector::TransferReadOp r) {
+  return r->getAttrOfType<StringAttr>("attncc.stage").getValue().starts_with("tma");
+}
+
+/// A TMA descriptor a kernel takes after its own arguments: the memref
+/// argument `arg` in boxes of `rows` x `cols` (cols = one 128-byte slab).
+struct TmaMap {
+  unsigned arg;
+  int64_t rows, cols;
+  bool operator==(const TmaMap &o) const { return arg == o.arg && rows == o.rows && cols == o.cols; }
+};
+/// The kernel's TMA descriptors, one per (argument, box), in walk order: the
+/// emitter's signature and the launch contract both list them this way.
+inline SmallVector<TmaMap> tmaMaps(Operation *kernel) {
+  SmallVector<TmaMap> maps;
+  kernel->walk([&](vector::TransferReadOp r) {
+    if (!r->hasAttr("attncc.stage") || !isTma(r))
+      return;
+    auto arg = dyn_cast<BlockArgument>(r.getBase());
+    if (!arg)
+      return;
+    TmaMap m{arg.getArgNumber(), r.getVectorType().getDimSize(0), slabElems(r.getVectorType().getElementType())};
+    if (!llvm::is_contained(maps, m))
+      maps.push_back(m);
+  });
+  return maps;
 }
 
 /// Whether attncc-atomize put a contraction on wgmma.

@@ -21,6 +21,11 @@
 //       O_j = w_j O_{j-1} + P_j V_j; the rotated one carries
 //       A_j = w_j (A_{j-1} + P_{j-1} V_{j-1}) = w_j O_{j-1}, and after the
 //       loop O = A_n + P_n V_n.
+//       With OVERLAP=wg (or pv+wg) every contraction in a fold body is
+//       marked attncc.turn: the emitter makes the CTA's warpgroups take turns
+//       issuing each run of adjacent marked contractions (FlashAttention-3's
+//       ping-pong: one warpgroup's softmax under another's products). The
+//       last block's product after the loop is not marked.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidOps.h"
@@ -76,7 +81,7 @@ FailureOr<Match> match(scf::ForOp loop) {
   return m;
 }
 
-LogicalResult rotate(scf::ForOp loop) {
+FailureOr<scf::ForOp> rotate(scf::ForOp loop) {
   FailureOr<Match> mm = match(loop);
   if (failed(mm))
     return failure();
@@ -129,23 +134,35 @@ LogicalResult rotate(scf::ForOp loop) {
   after.map(x.getAcc(), nl.getResult(channel));
   auto last = cast<vector::ContractionOp>(rw.clone(*x, after));
   nl.getResult(channel).replaceAllUsesExcept(last.getResult(), last);
-  return success();
+  return nl;
 }
 
 struct OverlapPass : mlir::attncc::impl::OverlapBase<OverlapPass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
     auto attr = f->getAttrOfType<monoid::ScheduleAttr>("attncc.schedule");
-    if (!attr || attr.getSchedule().overlap != ::attncc::OverlapKind::Pv)
+    if (!attr || !attr.getSchedule().overlap)
       return;
+    ::attncc::OverlapKind k = *attr.getSchedule().overlap;
     SmallVector<scf::ForOp> folds;
     f.walk([&](scf::ForOp l) {
       if (!l.getBody()->getOps<vector::ContractionOp>().empty())
         folds.push_back(l);
     });
-    for (scf::ForOp l : folds)
-      if (failed(rotate(l)))
-        return signalPassFailure();
+    if (::attncc::overlapsPv(k))
+      for (scf::ForOp &l : folds) {
+        FailureOr<scf::ForOp> r = rotate(l);
+        if (failed(r))
+          return signalPassFailure();
+        l = *r;
+      }
+    // OVERLAP=wg: the fold's products are issued in turns (the emitter puts
+    // a named-barrier wait before each run of marked contractions and passes
+    // the turn on after it).
+    if (::attncc::overlapsWg(k))
+      for (scf::ForOp l : folds)
+        for (vector::ContractionOp c : l.getBody()->getOps<vector::ContractionOp>())
+          c->setAttr("attncc.turn", UnitAttr::get(f.getContext()));
   }
 };
 

@@ -214,7 +214,7 @@ def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
 }
 
 def Overlap : Pass<"attncc-overlap", "func::FuncOp"> {
-  let summary = "OVERLAP=pv: rotate each fold's P*V contraction one iteration later";
+  let summary = "OVERLAP=pv: rotate each fold's P*V contraction one iteration later; OVERLAP=wg: mark the fold's products to be issued in warpgroup turns";
   let description = [{
     Reads the schedule the function carries (`attncc.schedule`). With
     `OVERLAP=pv`, the block combine's P*V contraction of block j is issued in
@@ -222,7 +222,11 @@ def Overlap : Pass<"attncc-overlap", "func::FuncOp"> {
     loop; the loop carries P and the V block (a ring iter_arg, so the ring
     needs three buffers: STAGE@kv=d3/.../ring). With wgmma, the emitter waits
     for each product at its first use, so the softmax of block j+1 runs while
-    the tensor cores finish P*V of block j.
+    the tensor cores finish P*V of block j. With `OVERLAP=wg` (or `pv+wg`)
+    every contraction of a fold body is marked `attncc.turn`; the emitter
+    makes the CTA's warpgroups take turns issuing each run of adjacent marked
+    contractions, so one warpgroup's softmax runs under another's products
+    (needs a wgmma TILE of two or more warpgroups and TMA staging).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];
 }

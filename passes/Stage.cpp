@@ -4,7 +4,9 @@
 // Post: for STAGE@<axis>=d1/<transport>[/pad], each vector.contract in an
 //       scf.for body whose right-hand operand is a vector.transfer_read in
 //       the same body has that read marked
-//         attncc.stage = "<transport>[.pad|.swz]"  (sync | cp)
+//         attncc.stage = "<transport>[.pad|.swz]"  (sync | cp | tma; tma
+//                                                   only with .swz and only
+//                                                   on the fold axis)
 //       and moved to the top of the body (after the ops its operands need),
 //       keeping the reads' order. All block copies are then in flight before
 //       the first contraction waits for one: V arrives while S = Q K^T and
@@ -134,11 +136,15 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
         return refuse("d" + std::to_string(k.depth), "d1, or d2 or d3 with ring (deeper rings are not built yet)");
       if (k.depth >= 2 && !k.ring)
         return refuse("d" + std::to_string(k.depth), "d" + std::to_string(k.depth) + " with ring (several stages are a ring)");
-      if (k.transport == ::attncc::Transport::Tma)
-        return refuse("tma", "sync or cp (TMA is not built yet)");
+      bool tma = k.transport == ::attncc::Transport::Tma;
+      if (tma && k.layout != ::attncc::SmemLayout::Swz128)
+        return refuse("tma", "tma with swz128 (TMA writes the 128-byte swizzled slabs wgmma reads)");
+      if (tma && !isFoldAxis(s, k.axis))
+        return refuse("tma", "cp for a free axis (its tile is read once; TMA is built for the "
+                             "blocks of the fold)");
       if (k.regDepth != 0)
         return refuse("p" + std::to_string(k.regDepth), "no register prefetch (not built yet)");
-      std::string mark = k.transport == ::attncc::Transport::CpAsync ? "cp" : "sync";
+      std::string mark = tma ? "tma" : k.transport == ::attncc::Transport::CpAsync ? "cp" : "sync";
       if (k.layout == ::attncc::SmemLayout::Pad)
         mark += ".pad";
       bool swz = k.layout == ::attncc::SmemLayout::Swz128;

@@ -25,11 +25,15 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     if (st.regDepth)
       return KnobError{k, "p" + std::to_string(st.regDepth),
                        "no /p<n> (register prefetch is not built yet)"};
-    if (st.transport == Transport::Tma)
-      return KnobError{k, "tma", "sync or cp (TMA is not built yet)"};
     if (!atomTile)
       return KnobError{k, "STAGE", "a tensor-core TILE (TILE@kv=a:<atom>/...) with it; the scalar "
                                    "rung stages nothing"};
+    if (st.transport == Transport::Tma && !wgmma)
+      return KnobError{k, "tma", "sync or cp with an mma atom (TMA writes 128-byte swizzled "
+                                 "blocks, which only the wgmma atoms read)"};
+    if (st.transport == Transport::Tma && st.axis != atomTile->axis)
+      return KnobError{k, "tma", "cp for a free axis (its tile is read once; TMA is built for the "
+                                 "blocks of the fold)"};
     if (st.layout == SmemLayout::Swz128 && !wgmma)
       return KnobError{k, "swz128", "dense or pad with an mma atom (the swizzled layout is built "
                                     "for wgmma atoms, which read it through descriptors)"};
@@ -41,18 +45,32 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
   }
   if (wgmma && !kvSwizzled)
     return KnobError{"TILE@" + atomTile->axis, "wgmma atom",
-                     "a STAGE@" + atomTile->axis + "=d<1|2>/cp[/ring]/swz128 with it (wgmma reads "
+                     "a STAGE@" + atomTile->axis + "=d<1|2|3>/cp|tma[/ring]/swz128 with it (wgmma reads "
                      "its B operand, K and V, from shared memory)"};
-  if (s.overlap && *s.overlap == OverlapKind::Pv) {
+  if (s.overlap && overlapsWg(*s.overlap)) {
+    std::string v = overlapName(*s.overlap);
+    if (!wgmma || atomTile->wm < 8)
+      return KnobError{"OVERLAP", v,
+                       "none or pv without a wgmma TILE of two or more warpgroups "
+                       "(TILE@kv=a:wgmma_.../w<8|12|16>x1/...: the warpgroups take turns issuing "
+                       "their wgmma products)"};
+    const StageKnob *kv = s.stage(atomTile->axis);
+    if (!kv || kv->transport != Transport::Tma)
+      return KnobError{"OVERLAP", v,
+                       "a STAGE@" + atomTile->axis + "=d<2|3>/tma/ring/swz128 with it (with cp.async "
+                       "a CTA barrier in every iteration would undo the turns)"};
+  }
+  if (s.overlap && overlapsPv(*s.overlap)) {
+    std::string v = overlapName(*s.overlap);
     // With mma.sync the rotation only reorders the fold (each product holds
     // its warp); it is allowed, so the CPU checks the rotated fold's algebra.
     if (!atomTile)
-      return KnobError{"OVERLAP", "pv",
+      return KnobError{"OVERLAP", v,
                        "none without a tensor-core TILE (the overlap rotates the block fold of "
                        "TILE@kv=a:<atom>/...)"};
     const StageKnob *kv = s.stage(atomTile->axis);
     if (!kv || !kv->ring || kv->depth < 3)
-      return KnobError{"OVERLAP", "pv",
+      return KnobError{"OVERLAP", v,
                        "a STAGE@" + atomTile->axis + "=d3/cp/ring/swz128 with it (P*V of block j still "
                        "reads its V block while block j+2 is copied in: a ring of three)"};
   }

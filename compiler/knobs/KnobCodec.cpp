@@ -432,7 +432,9 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
   if (f == "OVERLAP") {
     if (v == "none") s.overlap = OverlapKind::None;
     else if (v == "pv") s.overlap = OverlapKind::Pv;
-    else return fail(err, it.knob, v, "none or pv");
+    else if (v == "wg") s.overlap = OverlapKind::Wg;
+    else if (v == "pv+wg") s.overlap = OverlapKind::PvWg;
+    else return fail(err, it.knob, v, "none, pv, wg or pv+wg");
     return true;
   }
   // GRID
@@ -525,7 +527,7 @@ std::string printKnobs(const Schedule &s) {
   if (s.rescale) out.push_back("RESCALE=" + *s.rescale);
   if (s.acc) out.push_back(std::string("ACC=") + (*s.acc == Accum::F32 ? "f32" : "f16x"));
   if (s.grid) out.push_back(std::string("GRID=") + (*s.grid == GridKind::Tiles ? "tiles" : "persistent"));
-  if (s.overlap) out.push_back(std::string("OVERLAP=") + (*s.overlap == OverlapKind::None ? "none" : "pv"));
+  if (s.overlap) out.push_back(std::string("OVERLAP=") + overlapName(*s.overlap));
   std::string text;
   for (const std::string &o : out) text += (text.empty() ? "" : ",") + o;
   return text;

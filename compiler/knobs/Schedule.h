@@ -76,9 +76,17 @@ enum class Place { Auto, Fuse, Cut };
 enum class ExpKind { Libm, Ex2, Poly };
 enum class Accum { F32, F16x };
 enum class GridKind { Tiles, Persistent };
-/// OVERLAP=none|pv: pv runs the P*V contraction of block j while the softmax
-/// of block j+1 is computed (FlashAttention-3's intra-warpgroup overlap).
-enum class OverlapKind { None, Pv };
+/// OVERLAP=none|pv|wg|pv+wg: pv runs the P*V contraction of block j while the
+/// softmax of block j+1 is computed (FlashAttention-3's intra-warpgroup
+/// overlap); wg makes the warpgroups of a CTA take turns issuing their matrix
+/// products, so one warpgroup's softmax runs under another's products
+/// (FlashAttention-3's inter-warpgroup ping-pong).
+enum class OverlapKind { None, Pv, Wg, PvWg };
+inline bool overlapsPv(OverlapKind k) { return k == OverlapKind::Pv || k == OverlapKind::PvWg; }
+inline bool overlapsWg(OverlapKind k) { return k == OverlapKind::Wg || k == OverlapKind::PvWg; }
+inline const char *overlapName(OverlapKind k) {
+  return k == OverlapKind::None ? "none" : k == OverlapKind::Pv ? "pv" : k == OverlapKind::Wg ? "wg" : "pv+wg";
+}
 
 /// One warp-specialization role and its warp count: load1, mma1, softmax2, corr1.
 struct WarpRole {

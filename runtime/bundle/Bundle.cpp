@@ -216,6 +216,18 @@ struct Runner {
           if (!v)
             return false;
           args.add(static_cast<long long>(*v));
+        } else if (a.contains("tmap")) {
+          // A TMA descriptor of a buffer, encoded for the pointer this launch uses.
+          const json &m = a["tmap"];
+          Buffer *x = buffer(m["buffer"].get<std::string>());
+          if (!x)
+            return (err = "contract: tmap of unknown buffer " + m["buffer"].dump(), false);
+          CUdeviceptr p = ptrs && ptrs->count(x->name) ? ptrs->at(x->name) : x->mem.ptr();
+          std::optional<CUtensorMap> map =
+              drv->tensorMap(p, x->dtype, x->shape, m["rows"].get<int64_t>(), m["cols"].get<int64_t>(), err);
+          if (!map)
+            return false;
+          args.add(*map);
         } else {
           args.add(a["f32"].get<float>());
         }

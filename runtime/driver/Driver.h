@@ -228,6 +228,12 @@ public:
   bool launch(Function &f, const LaunchConfig &cfg, KernelArgs &args, std::string &err);
   bool launch(Function &f, Dim3 grid, Dim3 block, size_t smemBytes, KernelArgs &args,
               std::string &err);
+  /// A TMA descriptor (cuTensorMapEncodeTiled) for a dense row-major tensor
+  /// of `shape` (outermost first) at `base`: boxes of `boxRows` x `boxCols`
+  /// over the last two dimensions (1 in the others), 128-byte swizzle, zero
+  /// fill out of bounds. Errors name the requirement that failed.
+  std::optional<CUtensorMap> tensorMap(CUdeviceptr base, DType t, const std::vector<int64_t> &shape,
+                                       int64_t boxRows, int64_t boxCols, std::string &err);
   /// Waits for all work; reports errors of earlier launches.
   bool synchronize(std::string &err);
   bool memInfo(size_t &freeBytes, size_t &totalBytes, std::string &err);

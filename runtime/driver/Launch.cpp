@@ -135,6 +135,59 @@ bool Module::setMaxDynamicSmem(Function &f, size_t bytes, std::string &err) cons
 }
 
 //===----------------------------------------------------------------------===//
+// TMA descriptors
+//===----------------------------------------------------------------------===//
+
+std::optional<CUtensorMap> Driver::tensorMap(CUdeviceptr base, DType t, const std::vector<int64_t> &shape,
+                                             int64_t boxRows, int64_t boxCols, std::string &err) {
+  if (!enter(err))
+    return std::nullopt;
+  if (!api_->cuTensorMapEncodeTiled) {
+    err = "this CUDA driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12 or newer)";
+    return std::nullopt;
+  }
+  size_t rank = shape.size(), eb = dtypeBytes(t);
+  if (rank < 2 || rank > 5 || t == DType::F32) {
+    err = "a TMA descriptor needs a rank-2..5 f16 or bf16 tensor (got rank " + std::to_string(rank) +
+          ", " + dtypeName(t) + ")";
+    return std::nullopt;
+  }
+  if (boxCols * (int64_t)eb != 128 || boxRows < 1 || boxRows > 256) {
+    err = "a 128-byte swizzled TMA box is 128 bytes wide and 1..256 rows (got " +
+          std::to_string(boxRows) + " x " + std::to_string(boxCols) + ")";
+    return std::nullopt;
+  }
+  // TMA lists dimensions innermost first; strides (bytes) of all but the first.
+  cuuint64_t dim[5], stride[4];
+  cuuint32_t box[5], elemStride[5];
+  uint64_t s = eb;
+  for (size_t k = 0; k < rank; ++k) {
+    dim[k] = static_cast<cuuint64_t>(shape[rank - 1 - k]);
+    if (k)
+      stride[k - 1] = s;
+    s *= dim[k];
+    box[k] = k == 0 ? static_cast<cuuint32_t>(boxCols) : k == 1 ? static_cast<cuuint32_t>(boxRows) : 1;
+    elemStride[k] = 1;
+  }
+  if (rank > 1 && stride[0] % 16 != 0) {
+    err = "a TMA tensor's rows must be a multiple of 16 bytes (got " + std::to_string(stride[0]) + ")";
+    return std::nullopt;
+  }
+  CUtensorMap map;
+  CUresult r = api_->cuTensorMapEncodeTiled(
+      &map, t == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      static_cast<cuuint32_t>(rank), reinterpret_cast<void *>(base), dim, stride, box, elemStride,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    fail(r, "cuTensorMapEncodeTiled (box " + std::to_string(boxRows) + " x " + std::to_string(boxCols) + ")",
+         err);
+    return std::nullopt;
+  }
+  return map;
+}
+
+//===----------------------------------------------------------------------===//
 // Launch
 //===----------------------------------------------------------------------===//
 
