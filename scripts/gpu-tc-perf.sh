@@ -11,7 +11,8 @@
 #   4. PyTorch's backends on every speed shape (scripts/anchors-all.py);
 #   5. compute-sanitizer memcheck and racecheck on staged kernels ($SAN;
 #      SAN= skips them).
-# CHECK=0 skips the full-size checks of step 3 (tuning runs).
+# CHECK=0 skips the full-size checks of step 3 (tuning runs). PERBUNDLE=<s>
+# runs each sweep bundle in its own process with that time limit (hangs.txt).
 # Few files come back from the device: sweep.jsonl, perf.jsonl,
 # anchors.jsonl, sanitizers.txt, gpu.txt; scripts/tc-table.py prints the table.
 set -uo pipefail
@@ -19,6 +20,7 @@ source "$(dirname "$0")/gpu-build-runner.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" 2>&1
 names() { grep -v '^#' "$1" | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d'; }
 B=${BENCH:-20}
+T="timeout ${PERBUNDLE:-0}" # 0: no limit
 PERF=${PERF:-bench/perf-tc.txt}
 SWEEP=${SWEEP-bench/sweep-tc.txt}
 LADDER=${LADDER-bench/ladder.txt}
@@ -26,24 +28,33 @@ t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 
 stamp "1. sweep"
 for list in $SWEEP; do
+  if [ -n "${PERBUNDLE:-}" ]; then
+    # One process per bundle with a time limit: a kernel that hangs (a
+    # barrier never completes) fails alone instead of ending the device call.
+    for b in $(names "$list" | grep -v sym); do
+      timeout "$PERBUNDLE" $R --json "$out/sweep.jsonl" "build-bundles/$b" | tail -1
+      rc=${PIPESTATUS[0]}; [ "$rc" = 124 ] && echo "$b: TIMED OUT after $PERBUNDLE s" | tee -a "$out/hangs.txt"
+    done
+    continue
+  fi
   # shellcheck disable=SC2046
-  $R --json "$out/sweep.jsonl" $(names "$list" | grep -v sym | sed 's|^|build-bundles/|') | tail -1
+  $T $R --json "$out/sweep.jsonl" $(names "$list" | grep -v sym | sed 's|^|build-bundles/|') | tail -1
 done
 for b in $(for list in $SWEEP; do names "$list"; done | grep sym); do
-  $R --json "$out/sweep.jsonl" --set batch=2 --set seq_q=300 --set seq_k=77 build-bundles/$b | tail -1
-  $R --json "$out/sweep.jsonl" --set batch=1 --set seq_q=1 --set seq_k=1000 build-bundles/$b | tail -1
-  $R --json "$out/sweep.jsonl" --set batch=3 --set seq_q=129 --set seq_k=129 build-bundles/$b | tail -1
+  $T $R --json "$out/sweep.jsonl" --set batch=2 --set seq_q=300 --set seq_k=77 build-bundles/$b | tail -1
+  $T $R --json "$out/sweep.jsonl" --set batch=1 --set seq_q=1 --set seq_k=1000 build-bundles/$b | tail -1
+  $T $R --json "$out/sweep.jsonl" --set batch=3 --set seq_q=129 --set seq_k=129 build-bundles/$b | tail -1
 done
 
 stamp "2. ladder"
 for b in $(for list in $LADDER; do names "$list"; done); do
-  $R --json "$out/sweep.jsonl" --set seq_q=1024 --set seq_k=1024 "build-bundles/$b" | tail -1
-  $R --no-check --bench "$B" --json "$out/perf.jsonl" "build-bundles/$b" > /dev/null
+  $T $R --json "$out/sweep.jsonl" --set seq_q=1024 --set seq_k=1024 "build-bundles/$b" | tail -1
+  $T $R --no-check --bench "$B" --json "$out/perf.jsonl" "build-bundles/$b" > /dev/null
 done
 
 stamp "3. speed shapes"
 for b in $(for list in $PERF; do names "$list"; done); do
-  $R --no-check --bench "$B" --json "$out/perf.jsonl" "build-bundles/$b" > /dev/null
+  $T $R --no-check --bench "$B" --json "$out/perf.jsonl" "build-bundles/$b" > /dev/null
 done
 stamp "3b. checks at full size"
 # shellcheck disable=SC2046
@@ -60,9 +71,9 @@ tail -3 /tmp/anchors.err
 stamp "5. sanitizers"
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 for b in ${SAN-tc-qstage-c tc-ring-d128-dyn tc-qstage-sync}; do
-  "$san" --tool memcheck --error-exitcode 3 $R --no-check "build-bundles/$b" > /tmp/mc.log 2>&1
+  timeout 180 "$san" --tool memcheck --error-exitcode 3 $R --no-check "build-bundles/$b" > /tmp/mc.log 2>&1
   echo "memcheck $b: exit $?  $(grep -E 'ERROR SUMMARY' /tmp/mc.log)" | tee -a "$out/sanitizers.txt"
-  "$san" --tool racecheck --error-exitcode 3 $R --no-check "build-bundles/$b" > /tmp/rc.log 2>&1
+  timeout 180 "$san" --tool racecheck --error-exitcode 3 $R --no-check "build-bundles/$b" > /tmp/rc.log 2>&1
   echo "racecheck $b: exit $?  $(grep -E 'RACECHECK SUMMARY' /tmp/rc.log)" | tee -a "$out/sanitizers.txt"
 done
 stamp "table"
