@@ -1028,16 +1028,22 @@ private:
       return r && monoid::isTma(r) && isa<VectorType>(v.getType()) && layoutOf(v) == "smem" ? r
                                                                                             : vector::TransferReadOp();
     };
-    for (Value arg : f.getRegionIterArgs()) {
-      auto r = tmaBlock(arg);
-      if (!r || llvm::is_contained(yield.getOperands(), arg))
+    // Candidates: the blocks carried in, and blocks read in this body
+    // without a ring (d1: one buffer, refilled every iteration).
+    SmallVector<Value> blocks(f.getRegionIterArgs());
+    for (auto r : f.getBody()->getOps<vector::TransferReadOp>())
+      blocks.push_back(r.getResult());
+    for (Value b : blocks) {
+      auto r = tmaBlock(b);
+      if (!r || llvm::is_contained(yield.getOperands(), b))
         continue;
       SmallVector<Value> carried;
-      for (Value y : yield.getOperands())
-        if (auto ry = tmaBlock(y); ry && smemOf[ry.getResult()] == smemOf[r.getResult()] &&
-                                   !y.getDefiningOp<vector::TransferReadOp>())
-          carried.push_back(y);
-      if (failed(releaseTma(arg, carried, f)))
+      if (isa<BlockArgument>(b))
+        for (Value y : yield.getOperands())
+          if (auto ry = tmaBlock(y); ry && smemOf[ry.getResult()] == smemOf[r.getResult()] &&
+                                     !y.getDefiningOp<vector::TransferReadOp>())
+            carried.push_back(y);
+      if (failed(releaseTma(b, carried, f)))
         return failure();
     }
     // A yield that passes one iter arg into another needs copies first.

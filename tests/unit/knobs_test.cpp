@@ -97,6 +97,8 @@ const std::vector<std::string> kValid = {
     "GRID=persistent",
     "OVERLAP=none",
     "OVERLAP=pv",
+    "OVERLAP=wg",
+    "OVERLAP=pv+wg",
     // Multi-axis and everything at once, in canonical order.
     "TILE@dd=n64/f4,TILE@pj=n32x2/f2",
     "TILE@pj=n32/f1,TILE@dd=n64/f4",
@@ -269,7 +271,7 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"EXP=ex2, ACC=f32", "knob string", " ACC=f32", "no spaces"},
       {"EXP", "knob string", "EXP", "FAMILY[@axis]=value"},
       {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP"},
-      {"OVERLAP=qk", "OVERLAP", "qk", "none or pv"},
+      {"OVERLAP=qk", "OVERLAP", "qk", "none, pv, wg or pv+wg"},
       {"OVERLAP@kv=pv", "OVERLAP", "OVERLAP@kv", "OVERLAP without an axis"},
       {"tile@kv=n1/f1", "knob string", "tile", "a family among TILE"},
       {"=x", "knob string", "", "a family among"},

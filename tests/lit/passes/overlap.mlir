@@ -148,3 +148,53 @@ func.func @outside(%q: vector<64x64xf16>, %p16: vector<64x64xf16>, %k: memref<10
   vector.transfer_write %fold#0, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x64xf32>, memref<100x64xf32>
   return
 }
+
+// -----
+
+// OVERLAP=pv+wg: after the rotation, both contractions of the fold body are
+// marked attncc.turn (the warpgroups take turns issuing them); the last
+// block's P*V after the loop is not.
+
+// CHECK-LABEL: func.func @turns
+// CHECK:       scf.for
+// CHECK:         vector.contract {{.+}} {attncc.turn}
+// CHECK-NEXT:    vector.contract {{.+}} {attncc.turn}
+// CHECK:         scf.yield
+// CHECK:       vector.contract
+// CHECK-NOT:   attncc.turn
+// CHECK:       vector.transfer_write
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+#wg = #monoid.schedule<"TILE@kv=a:wgmma_m64n64k16_f16/w8x1/f1x1/k4,STAGE@kv=d3/tma/ring/swz128,OVERLAP=pv+wg">
+
+func.func @turns(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<100x64xf16>, %o: memref<100x64xf32>) attributes {attncc.schedule = #wg} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+  %fold:2 = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%m = %ninf, %acc = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    %m1 = vector.multi_reduction <maximumf>, %qk, %m [1] : vector<64x64xf32> to vector<64xf32>
+    %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+    %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+    %sub = arith.subf %qk, %mb : vector<64x64xf32>
+    %p = math.exp %sub : vector<64x64xf32>
+    %dm = arith.subf %m, %m1 : vector<64xf32>
+    %w = math.exp %dm : vector<64xf32>
+    %wc = vector.shape_cast %w : vector<64xf32> to vector<64x1xf32>
+    %wb = vector.broadcast %wc : vector<64x1xf32> to vector<64x64xf32>
+    %scaled = arith.mulf %acc, %wb : vector<64x64xf32>
+    %v_j = vector.transfer_read %v[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+    %o1 = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %v_j, %scaled : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %m1, %o1 : vector<64xf32>, vector<64x64xf32>
+  }
+  vector.transfer_write %fold#1, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x64xf32>, memref<100x64xf32>
+  return
+}

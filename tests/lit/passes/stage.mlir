@@ -125,7 +125,7 @@ func.func @unstaged(%q: memref<100x64xf16>, %k: memref<200x64xf16>) -> vector<64
 
 #tma = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d1/tma">
 
-// expected-error@+1 {{knob STAGE@kv: 'tma' is not allowed; expected sync or cp (TMA is not built yet)}}
+// expected-error@+1 {{knob STAGE@kv: 'tma' is not allowed; expected tma with swz128 (TMA writes the 128-byte swizzled slabs wgmma reads)}}
 func.func @tma() attributes {attncc.schedule = #tma} {
   return
 }
@@ -180,4 +180,60 @@ func.func @narrow(%q: memref<100x4xf16>, %k: memref<100x4xf16>) -> vector<64x64x
     scf.yield %qk : vector<64x64xf32>
   }
   return %r : vector<64x64xf32>
+}
+
+// -----
+// RUN: attncc-opt %s -split-input-file -attncc-stage -verify-diagnostics | FileCheck %s
+
+// STAGE@kv=d2/tma/ring/swz128 (a wgmma TILE): the ring is built as with cp,
+// and the reads are marked "tma.swz" (one thread copies each block with TMA;
+// the emitter adds the mbarriers).
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+#tma_ring = #monoid.schedule<"TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@kv=d2/tma/ring/swz128">
+
+// CHECK-LABEL: func.func @tma_ring
+// CHECK-SAME: (%[[Q:[^:]+]]: memref<100x64xf16>, %[[K:[^:]+]]: memref<100x64xf16>, %[[V:[^:]+]]: memref<100x64xf16>
+// CHECK:       vector.transfer_read %[[K]]{{.+}}attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.stage = "tma.swz"
+// CHECK:       vector.transfer_read %[[V]]{{.+}}attncc.ring = 1 : i64, attncc.ring_slots = 2 : i64, attncc.stage = "tma.swz"
+// CHECK:       scf.for
+// CHECK:         vector.transfer_read %[[K]]{{.+}}attncc.stage = "tma.swz"
+// CHECK:         vector.transfer_read %[[V]]{{.+}}attncc.stage = "tma.swz"
+func.func @tma_ring(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<100x64xf16>, %o: memref<100x64xf32>) attributes {attncc.schedule = #tma_ring} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+  %fold:2 = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%m = %ninf, %acc = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    %m1 = vector.multi_reduction <maximumf>, %qk, %m [1] : vector<64x64xf32> to vector<64xf32>
+    %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+    %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+    %sub = arith.subf %qk, %mb : vector<64x64xf32>
+    %p = math.exp %sub : vector<64x64xf32>
+    %v_j = vector.transfer_read %v[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+    %o1 = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %v_j, %acc : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %m1, %o1 : vector<64xf32>, vector<64x64xf32>
+  }
+  vector.transfer_write %fold#1, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x64xf32>, memref<100x64xf32>
+  return
+}
+
+// -----
+
+// TMA is built for the fold's blocks; a free axis's tile (Q) is read once.
+
+#tmaq = #monoid.schedule<"TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@q=d1/tma/swz128">
+
+// expected-error@+1 {{knob STAGE@q: 'tma' is not allowed; expected cp for a free axis (its tile is read once; TMA is built for the blocks of the fold)}}
+func.func @tmaq() attributes {attncc.schedule = #tmaq} {
+  return
 }
