@@ -8,6 +8,12 @@
 //       is a broadcast (the new row maximum spread over the block), y*log2 e
 //       is computed before the broadcast: once per row, not per element.
 //       So each weight of the block fold costs one FMA and one MUFU.EX2.
+//       When x is a scaled score, x = y * c with c a positive constant
+//       (the 1/sqrt(d) of attention), used only by that FMA and by row
+//       maxima, the scale folds into the FMA's constant:
+//         fma(y, c * log2 e, -(m * log2 e))
+//       and each row maximum max(m, max_j x_j) becomes max(m, c * max_j y_j)
+//       (equal: rounding is monotone), so the per-element multiply is gone.
 //
 // The result is the same function up to rounding (ex2.approx has at most
 // 2 ulp of error); the TESTING.md rule judges it like any other rung.
@@ -19,6 +25,9 @@
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
+#include <limits>
+
+#include "mlir/IR/Matchers.h"
 
 #define DEBUG_TYPE "attncc-exp2"
 
@@ -71,7 +80,61 @@ struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {
       auto e2 = math::Exp2Op::create(b, loc, arg, afn);
       e.replaceAllUsesWith(e2.getResult());
       e.erase();
+      if (Operation *d = z.getDefiningOp(); d && d->use_empty())
+        d->erase(); // the subtraction the FMA replaced
+      if (auto fma = arg.getDefiningOp<math::FmaOp>())
+        foldScale(fma, log2e);
     }
+  }
+
+  static std::optional<double> splatValue(Value v) {
+    DenseElementsAttr d;
+    if (matchPattern(v, m_Constant(&d)) && d.isSplat() && isa<FloatType>(d.getElementType()))
+      return d.getSplatValue<APFloat>().convertToDouble();
+    FloatAttr f;
+    if (matchPattern(v, m_Constant(&f)))
+      return f.getValueAsDouble();
+    return std::nullopt;
+  }
+
+  /// fma(y * c, log2e, z) -> fma(y, c * log2e, z), and the row maxima of
+  /// y * c from y (see the header).
+  static void foldScale(math::FmaOp fma, double log2e) {
+    auto mul = fma.getA().getDefiningOp<arith::MulFOp>();
+    if (!mul)
+      return;
+    std::optional<double> c = splatValue(mul.getRhs());
+    if (!c || !(*c > 0))
+      return;
+    SmallVector<vector::MultiDimReductionOp> maxima;
+    for (Operation *u : mul->getUsers()) {
+      if (u == fma.getOperation())
+        continue;
+      auto r = dyn_cast<vector::MultiDimReductionOp>(u);
+      if (!r || r.getKind() != vector::CombiningKind::MAXIMUMF || r.getSource() != mul.getResult() ||
+          !isa<VectorType>(r.getDest().getType()))
+        return;
+      maxima.push_back(r);
+    }
+    if (fma.getA() == fma.getB() || fma.getA() == fma.getC())
+      return;
+    Value y = mul.getLhs();
+    for (vector::MultiDimReductionOp r : maxima) {
+      OpBuilder b(r);
+      Location loc = r.getLoc();
+      Type t = r.getDest().getType();
+      Value ninf = splat(b, loc, t, -std::numeric_limits<double>::infinity());
+      auto ry = vector::MultiDimReductionOp::create(b, loc, y, ninf, r.getReductionMask(),
+                                                    vector::CombiningKind::MAXIMUMF);
+      Value scaled = arith::MulFOp::create(b, loc, ry.getResult(), splat(b, loc, t, *c));
+      Value m = arith::MaximumFOp::create(b, loc, r.getAcc(), scaled);
+      r.getResult().replaceAllUsesWith(m);
+      r.erase();
+    }
+    OpBuilder b(fma);
+    fma.getAMutable().assign(y);
+    fma.getBMutable().assign(splat(b, fma.getLoc(), fma.getType(), *c * log2e));
+    mul.erase();
   }
 };
 

@@ -209,6 +209,9 @@ def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
     `EXP=ex2`, every `math.exp` becomes `math.exp2 fastmath<afn>` of its
     argument times log2 e; a difference `x - y` becomes one `math.fma`, and
     `y * log2 e` is taken before the broadcasts that spread `y` (once per row).
+    When `x = s * c` with `c` a positive constant (the score scale) used only
+    by that FMA and by row maxima, `c` folds into the FMA's constant and each
+    row maximum becomes `max(m, c * max(s))`: no per-element multiply.
     The emitter writes `ex2.approx.ftz.f32` for an `afn` exp2.
   }];
 }

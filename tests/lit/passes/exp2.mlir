@@ -1,0 +1,89 @@
+// RUN: attncc-opt %s -split-input-file -attncc-exp2 | FileCheck %s
+
+// EXP=ex2 on a block of the online softmax: exp(s - m) becomes
+// exp2(fma(s, log2 e, -(m * log2 e))) with m * log2 e taken before the
+// broadcast (once per row), and exp(z) becomes exp2(z * log2 e). Here s is
+// the scaled score qk * 0.125 used only by the row maximum and the exponent,
+// so the scale folds into the FMA (0.125 * log2 e = 0.180336878) and the row
+// maximum is 0.125 * max(qk), combined with the running maximum.
+
+// CHECK-LABEL: func.func @fold
+// CHECK-SAME:  (%[[QK:[^:]+]]: vector<64x64xf32>, %[[M:[^:]+]]: vector<64xf32>
+// CHECK-NOT:   arith.mulf %[[QK]]
+// CHECK:       %[[NINF:.+]] = arith.constant dense<0xFF800000> : vector<64xf32>
+// CHECK-NEXT:  %[[RY:.+]] = vector.multi_reduction <maximumf>, %[[QK]], %[[NINF]] [1]
+// CHECK-NEXT:  %[[C:.+]] = arith.constant dense<1.250000e-01> : vector<64xf32>
+// CHECK-NEXT:  %[[SC:.+]] = arith.mulf %[[RY]], %[[C]]
+// CHECK-NEXT:  %[[MN:.+]] = arith.maximumf %[[M]], %[[SC]]
+// CHECK:       arith.mulf %[[MN]], %{{.+}} : vector<64xf32>
+// CHECK:       %[[NEG:.+]] = arith.negf %{{.+}} : vector<64x64xf32>
+// CHECK:       %[[CL2E:.+]] = arith.constant dense<0.180336878> : vector<64x64xf32>
+// CHECK-NEXT:  %[[ARG:.+]] = math.fma %[[QK]], %[[CL2E]], %[[NEG]]
+// CHECK-NEXT:  math.exp2 %[[ARG]] fastmath<afn>
+// CHECK:       %[[Z:.+]] = arith.mulf %[[MN]], %{{.+}} : vector<64xf32>
+// CHECK-NEXT:  math.exp2 %[[Z]] fastmath<afn>
+// CHECK-NOT:   math.exp %
+#ex2 = #monoid.schedule<"EXP=ex2">
+func.func @fold(%qk: vector<64x64xf32>, %m: vector<64xf32>) -> (vector<64x64xf32>, vector<64xf32>) attributes {attncc.schedule = #ex2} {
+  %c = arith.constant dense<0.125> : vector<64x64xf32>
+  %s = arith.mulf %qk, %c : vector<64x64xf32>
+  %m1 = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+  %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+  %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+  %x = arith.subf %s, %mb : vector<64x64xf32>
+  %p = math.exp %x : vector<64x64xf32>
+  %a = math.exp %m1 : vector<64xf32>
+  return %p, %a : vector<64x64xf32>, vector<64xf32>
+}
+
+// -----
+
+// The scaled score has another use (it is returned): no fold, the multiply
+// stays and the FMA takes it.
+
+// CHECK-LABEL: func.func @shared
+// CHECK:       %[[S:.+]] = arith.mulf %{{.+}}, %{{.+}} : vector<64x64xf32>
+// CHECK:       vector.multi_reduction <maximumf>, %[[S]], %{{.+}} [1]
+// CHECK:       math.fma %[[S]], %{{.+}}, %{{.+}} : vector<64x64xf32>
+#ex2 = #monoid.schedule<"EXP=ex2">
+func.func @shared(%qk: vector<64x64xf32>, %m: vector<64xf32>) -> (vector<64x64xf32>, vector<64x64xf32>) attributes {attncc.schedule = #ex2} {
+  %c = arith.constant dense<0.125> : vector<64x64xf32>
+  %s = arith.mulf %qk, %c : vector<64x64xf32>
+  %m1 = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+  %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+  %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+  %x = arith.subf %s, %mb : vector<64x64xf32>
+  %p = math.exp %x : vector<64x64xf32>
+  return %p, %s : vector<64x64xf32>, vector<64x64xf32>
+}
+
+// -----
+
+// A negative scale would turn maxima into minima: no fold.
+
+// CHECK-LABEL: func.func @negative
+// CHECK:       %[[S:.+]] = arith.mulf %{{.+}}, %{{.+}} : vector<64x64xf32>
+// CHECK:       math.fma %[[S]], %{{.+}}, %{{.+}} : vector<64x64xf32>
+#ex2 = #monoid.schedule<"EXP=ex2">
+func.func @negative(%qk: vector<64x64xf32>, %m: vector<64xf32>) -> vector<64x64xf32> attributes {attncc.schedule = #ex2} {
+  %c = arith.constant dense<-0.125> : vector<64x64xf32>
+  %s = arith.mulf %qk, %c : vector<64x64xf32>
+  %m1 = vector.multi_reduction <maximumf>, %s, %m [1] : vector<64x64xf32> to vector<64xf32>
+  %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+  %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+  %x = arith.subf %s, %mb : vector<64x64xf32>
+  %p = math.exp %x : vector<64x64xf32>
+  return %p : vector<64x64xf32>
+}
+
+// -----
+
+// Without EXP=ex2 the pass changes nothing.
+
+// CHECK-LABEL: func.func @libm
+// CHECK:       math.exp
+// CHECK-NOT:   math.exp2
+func.func @libm(%x: vector<64xf32>) -> vector<64xf32> {
+  %e = math.exp %x : vector<64xf32>
+  return %e : vector<64xf32>
+}
