@@ -57,36 +57,36 @@ const TcEntry kTensorCore[] = {
 #undef QRING
 
 /// wgmma prefill schedules (sm_90a only: wgmma is an arch-specific
-/// instruction), measured on the H200 by scripts/gpu-tc-perf.sh over
-/// bench/perf-wgmma.txt (bench/results/2026-11-30-h200-wgmma-run3.json,
-/// candidates also in wgmma-run1.json and wgmma-run2-tune.json). The
-/// swizzled blocks need rows of whole 128 bytes: head dims 64 and 128.
-#define WREST "STAGE@kv=d2/cp/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
-// OVERLAP=pv (P*V of block j under the softmax of block j+1) measured on the
-// same shapes in bench/results/2026-11-30-h200-wgmma-overlap.json: it helps
-// causal d128 and loses elsewhere (seed 123.7 vs 115.4 us in that call).
-#define OREST "STAGE@kv=d3/cp/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2,OVERLAP=pv"
+/// instruction), measured on the H200 by scripts/gpu-tc-perf.sh: K and V
+/// staged by TMA with an mbarrier pipeline (bench/perf-tma.txt,
+/// bench/results/2026-11-30-h200-tma-run1.json; the cp.async rows of before
+/// in the same call), the d64 block shapes in tma-run2.json. The swizzled
+/// blocks need rows of whole 128 bytes: head dims 64 and 128.
+#define TREST "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
+// OVERLAP=pv (P*V of block j under the softmax of block j+1, a ring of 3)
+// wins at d64 and loses 2-7 % at d128; OVERLAP=wg (warpgroup turns) lost
+// everywhere in run 1.
+#define TOREST "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2,OVERLAP=pv"
 const TcEntry kWgmma[] = {
-    {64, false, false, "m64n64k16/w8x1/f1x1/k4", WREST,
-     "114.2 us on [1,8,4096,64] f16, flash 121.6 us (1.07x); 128-key blocks 144.1 us"},
-    {64, false, true, "m64n64k16/w8x1/f1x1/k4", WREST, "not measured with GQA; the MHA d64 row"},
-    {64, true, false, "m64n128k16/w4x1/f1x1/k4", WREST,
-     "122.2 us on [1,8,4096,64] f16 causal, flash 119.6 us (0.98x); two warpgroups 133.8 us"},
-    {64, true, true, "m64n128k16/w4x1/f1x1/k4", WREST, "not measured with GQA; the MHA causal d64 row"},
-    {128, false, false, "m64n128k16/w8x1/f1x1/k4", WREST,
-     "3310 us on [8,16,4096,128] bf16, flash 3143 us (0.95x; N=8k 1.00x, N=16k 1.03x)"},
-    {128, false, true, "m64n128k16/w8x1/f1x1/k4", WREST, "not measured with GQA; the MHA d128 row"},
-    {128, true, false, "m64n128k16/w8x1/f1x1/k4", OREST,
-     "2042 us on [8,16,4096,128] bf16 causal, flash 1736 us (0.85x; N=16k 0.99x); without "
-     "OVERLAP 0.83x and 0.95x (wgmma-final.json)"},
-    {128, true, true, "m64n128k16/w8x1/f1x1/k4", OREST,
-     "2009 us on [4,32/8,4096,128] bf16 causal, flash 1754 us (0.87x); without OVERLAP 0.83x "
-     "(wgmma-final.json)"},
+    {64, false, false, "m64n64k16/w8x1/f1x1/k4", TOREST,
+     "110.1 us on [1,8,4096,64] f16 (tma-run1; cp.async ring 115.4 us, without OVERLAP 111.7 us)"},
+    {64, false, true, "m64n64k16/w8x1/f1x1/k4", TOREST, "not measured with GQA; the MHA d64 row"},
+    {64, true, false, "m64n128k16/w8x1/f1x1/k4", TOREST,
+     "110.1 us on [1,8,4096,64] f16 causal (tma-run1; cp.async default 125.5 us)"},
+    {64, true, true, "m64n128k16/w8x1/f1x1/k4", TOREST, "not measured with GQA; the MHA causal d64 row"},
+    {128, false, false, "m64n128k16/w8x1/f1x1/k4", TREST,
+     "2226 us on [8,16,4096,128] bf16 (tma-run1; cp.async default 3313 us; N=8k 4182 us, N=16k "
+     "8630 us)"},
+    {128, false, true, "m64n128k16/w8x1/f1x1/k4", TREST, "not measured with GQA; the MHA d128 row"},
+    {128, true, false, "m64n128k16/w8x1/f1x1/k4", TREST,
+     "1456 us on [8,16,4096,128] bf16 causal (tma-run1; cp.async default 2045 us; with OVERLAP=pv "
+     "1531 us)"},
+    {128, true, true, "m64n128k16/w8x1/f1x1/k4", TREST,
+     "1479 us on [4,32/8,4096,128] bf16 causal (tma-run1; cp.async default 2006 us)"},
 };
-#undef WREST
-#undef OREST
-const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-wgmma-run3.json and "
-                          "-wgmma-overlap.json";
+#undef TREST
+#undef TOREST
+const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tma-run1.json";
 const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tc-final.json; run 3 in "
                        "2026-11-30-h200-tc-run3.json";
 
