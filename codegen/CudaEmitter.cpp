@@ -55,6 +55,15 @@ __device__ __forceinline__ unsigned attncc_pack(__half lo, __half hi) {
   __half2 h = __halves2half2(lo, hi);
   return *reinterpret_cast<unsigned *>(&h);
 }
+// Two f32 values rounded and packed by one cvt.rn.{f16,bf16}x2.f32.
+__device__ __forceinline__ unsigned attncc_pack_f16(float lo, float hi) {
+  __half2 h = __floats2half2_rn(lo, hi);
+  return *reinterpret_cast<unsigned *>(&h);
+}
+__device__ __forceinline__ unsigned attncc_pack_bf16(float lo, float hi) {
+  __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<unsigned *>(&h);
+}
 __device__ __forceinline__ unsigned attncc_pack(__nv_bfloat16 lo, __nv_bfloat16 hi) {
   __nv_bfloat162 h = __halves2bfloat162(lo, hi);
   return *reinterpret_cast<unsigned *>(&h);
@@ -238,6 +247,8 @@ private:
     std::string name;
     int64_t count;
   };
+  Block *curBlock = nullptr;            // the block of the op being emitted
+  DenseSet<Value> tmaReleased;          // TMA blocks whose buffers were given back
   SmallVector<PendingMma> pendingMma;   // wgmma groups committed, not yet waited for
   bool inIssueRun = false;              // the last statement issued a staged copy
   std::string curLayout;                // layout of the result being emitted
@@ -620,6 +631,45 @@ private:
     os << "++" << buf << "_r;\n";
   }
 
+  /// Whether `b`, a TMA block of the fold body that holds `c`, is free once
+  /// `c` completes: read in this iteration, not passed on, and no later op
+  /// of the body reads it (and the emitter is at the body's level).
+  bool releasableAfter(Value b, Operation *c) {
+    auto loop = dyn_cast_or_null<scf::ForOp>(c->getParentOp());
+    if (!loop || curBlock != c->getBlock() || tmaReleased.contains(b) || !tmaWaited.contains(b) ||
+        !isa<VectorType>(b.getType()) || layoutOf(b) != "smem")
+      return false;
+    auto r = monoid::stagedRead(b);
+    if (!r || !monoid::isTma(r))
+      return false;
+    bool ofLoop = isa<BlockArgument>(b) ? cast<BlockArgument>(b).getOwner() == loop.getBody()
+                                        : b.getParentBlock() == loop.getBody();
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    if (!ofLoop || llvm::is_contained(yield.getOperands(), b))
+      return false;
+    for (Operation *u : b.getUsers()) {
+      Operation *at = loop.getBody()->findAncestorOpInBlock(*u);
+      if (at && at != c && c->isBeforeInBlock(at))
+        return false;
+    }
+    return true;
+  }
+  /// The blocks of `b`'s buffer that the loop carried `b` in passes on to the
+  /// next iteration (not fresh reads): `b` may be one of them at run time.
+  SmallVector<Value> carriedLike(Value b) {
+    SmallVector<Value> carried;
+    auto arg = dyn_cast<BlockArgument>(b);
+    if (!arg)
+      return carried;
+    auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    std::string buf = smemOf[monoid::stagedRead(b).getResult()];
+    for (Value y : cast<scf::YieldOp>(loop.getBody()->getTerminator()).getOperands())
+      if (auto ry = monoid::stagedRead(y); ry && monoid::isTma(ry) && smemOf[ry.getResult()] == buf &&
+                                           !y.getDefiningOp<vector::TransferReadOp>())
+        carried.push_back(y);
+    return carried;
+  }
+
   /// After a fold iteration's last read of a TMA block: each warp arrives on
   /// the "empty" barrier of its buffer, so the next fill may overwrite it.
   /// `carried` are the blocks of the same buffer the iteration passes on: a
@@ -628,6 +678,7 @@ private:
   LogicalResult releaseTma(Value v, ArrayRef<Value> carried, Operation *at) {
     if (!tmaWaited.contains(v))
       return at->emitOpError("a TMA block is released before it is read");
+    tmaReleased.insert(v);
     std::string buf = smemOf[monoid::stagedRead(v).getResult()];
     const TmaBuf &t = tmaBufs[buf];
     std::string guard;
@@ -658,7 +709,16 @@ private:
     for (auto d = pendingMma.begin(); d != it + 1; ++d)
       os << "#pragma unroll\nfor (int e = 0; e < " << d->count << "; ++e) attncc_fence_operand(" << d->name
          << "[e]);\n";
+    SmallVector<Operation *> done;
+    for (auto d = pendingMma.begin(); d != it + 1; ++d)
+      done.push_back(d->result.getDefiningOp());
     pendingMma.erase(pendingMma.begin(), it + 1);
+    // A TMA block whose last reader in this iteration just completed goes
+    // back to the producer now, not at the end of the iteration.
+    for (Operation *c : done)
+      for (Value b : c->getOperands())
+        if (releasableAfter(b, c))
+          (void)releaseTma(b, carriedLike(b), c);
   }
   /// Every wgmma group done (before loops, branches, barriers, the end).
   void flushMma() {
@@ -735,6 +795,19 @@ private:
   static bool turnStarts(Operation *op) { return isTurn(op) && !isTurn(op->getPrevNode()); }
   static bool turnEnds(Operation *op) { return isTurn(op) && !isTurn(op->getNextNode()); }
 
+  /// Elements `at` and `at + 1` of a register A operand as one 32-bit
+  /// register. When the operand is P rounded from f32 (arith.truncf), the
+  /// pair is rounded and packed from the f32 values by one instruction.
+  std::string packPair(Value v, const std::string &at) {
+    if (auto t = v.getDefiningOp<arith::TruncFOp>(); t && t.getIn().getType() != t.getType() &&
+                                                   getElementTypeOrSelf(t.getIn().getType()).isF32()) {
+      bool bf = getElementTypeOrSelf(t.getType()).isBF16();
+      return std::string(bf ? "attncc_pack_bf16(" : "attncc_pack_f16(") + elem(t.getIn(), at) + ", " +
+             elem(t.getIn(), at + " + 1") + ")";
+    }
+    return "attncc_pack(" + elem(v, at) + ", " + elem(v, at + " + 1") + ")";
+  }
+
   /// acc + lhs * rhs on wgmma.m64nNk16: each warpgroup issues KC atoms for
   /// its 64 rows. B is a descriptor of its swizzled block; A a descriptor
   /// (staged) or registers (a, or c: P). The group is waited for at once.
@@ -775,8 +848,7 @@ private:
       std::string at = ll == "a" ? "(kc * 4 + r) * 2" : "((2 * kc + (r >> 1)) * 2 + (r & 1)) * 2";
       os << "unsigned a[" << kc << "][4];\n";
       os << "#pragma unroll\nfor (int kc = 0; kc < " << kc << "; ++kc)\n";
-      os << "#pragma unroll\n  for (int r = 0; r < 4; ++r) a[kc][r] = attncc_pack(" << elem(op.getLhs(), at)
-         << ", " << elem(op.getLhs(), at + " + 1") << ");\n";
+      os << "#pragma unroll\n  for (int r = 0; r < 4; ++r) a[kc][r] = " << packPair(op.getLhs(), at) << ";\n";
     }
     os << "#pragma unroll\nfor (int e = 0; e < " << cnt << "; ++e) attncc_fence_operand(" << res << "[e]);\n";
     if (turnStarts(op))
@@ -868,8 +940,7 @@ private:
         at = "((fm * " + std::to_string(2 * kc) + " + 2 * kc + (r >> 1)) * 2 + (r & 1)) * 2";
       else
         return op.emitOpError("left operand layout '") << ll << "' cannot feed mma.sync";
-      os << "#pragma unroll\nfor (int r = 0; r < 4; ++r) a[r] = attncc_pack(" << elem(op.getLhs(), at)
-         << ", " << elem(op.getLhs(), at + " + 1") << ");\n";
+      os << "#pragma unroll\nfor (int r = 0; r < 4; ++r) a[r] = " << packPair(op.getLhs(), at) << ";\n";
     }
     os << (bf ? "attncc_mma_bf16" : "attncc_mma_f16") << "(&" << n << "[(fm * " << nfN
        << " + nf) * 4], a, b);\n";
@@ -1035,15 +1106,9 @@ private:
       blocks.push_back(r.getResult());
     for (Value b : blocks) {
       auto r = tmaBlock(b);
-      if (!r || llvm::is_contained(yield.getOperands(), b))
+      if (!r || llvm::is_contained(yield.getOperands(), b) || tmaReleased.contains(b))
         continue;
-      SmallVector<Value> carried;
-      if (isa<BlockArgument>(b))
-        for (Value y : yield.getOperands())
-          if (auto ry = tmaBlock(y); ry && smemOf[ry.getResult()] == smemOf[r.getResult()] &&
-                                     !y.getDefiningOp<vector::TransferReadOp>())
-            carried.push_back(y);
-      if (failed(releaseTma(b, carried, f)))
+      if (failed(releaseTma(b, carriedLike(b), f)))
         return failure();
     }
     // A yield that passes one iter arg into another needs copies first.
@@ -1181,6 +1246,7 @@ private:
   }
 
   LogicalResult emitOp(Operation &op) {
+    curBlock = op.getBlock();
     if (!pendingMma.empty()) {
       if (op.getNumRegions() || isa<gpu::ReturnOp>(op))
         flushMma();
