@@ -57,36 +57,37 @@ const TcEntry kTensorCore[] = {
 #undef QRING
 
 /// wgmma prefill schedules (sm_90a only: wgmma is an arch-specific
-/// instruction), measured on the H200 by scripts/gpu-tc-perf.sh: K and V
-/// staged by TMA with an mbarrier pipeline (bench/perf-tma.txt,
-/// bench/results/2026-11-30-h200-tma-run1.json; the cp.async rows of before
-/// in the same call), the d64 block shapes in tma-run2.json. The swizzled
-/// blocks need rows of whole 128 bytes: head dims 64 and 128.
-#define TREST "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
-// OVERLAP=pv (P*V of block j under the softmax of block j+1, a ring of 3)
-// wins at d64 and loses 2-7 % at d128; OVERLAP=wg (warpgroup turns) lost
-// everywhere in run 1.
-#define TOREST "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2,OVERLAP=pv"
+/// instruction), measured on the H200 by scripts/gpu-tc-perf.sh with K and V
+/// staged by TMA through an mbarrier pipeline: candidates over
+/// bench/perf-tma.txt, perf-tune2.txt and perf-tune3.txt
+/// (bench/results/2026-11-30-h200-tma-run{1,2,3}.json), flash = PyTorch's
+/// flash backend in the same device call (run 3 unless said). A ring of 3
+/// lets the producer refill the buffer freed an iteration earlier. The
+/// swizzled blocks need rows of whole 128 bytes: head dims 64 and 128.
+#define T2 "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
+#define T3 "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
+#define T3PV "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2,OVERLAP=pv"
 const TcEntry kWgmma[] = {
-    {64, false, false, "m64n64k16/w8x1/f1x1/k4", TOREST,
-     "110.1 us on [1,8,4096,64] f16 (tma-run1; cp.async ring 115.4 us, without OVERLAP 111.7 us)"},
-    {64, false, true, "m64n64k16/w8x1/f1x1/k4", TOREST, "not measured with GQA; the MHA d64 row"},
-    {64, true, false, "m64n128k16/w8x1/f1x1/k4", TOREST,
-     "110.1 us on [1,8,4096,64] f16 causal (tma-run1; cp.async default 125.5 us)"},
-    {64, true, true, "m64n128k16/w8x1/f1x1/k4", TOREST, "not measured with GQA; the MHA causal d64 row"},
-    {128, false, false, "m64n128k16/w8x1/f1x1/k4", TREST,
-     "2226 us on [8,16,4096,128] bf16 (tma-run1; cp.async default 3313 us; N=8k 4182 us, N=16k "
-     "8630 us)"},
-    {128, false, true, "m64n128k16/w8x1/f1x1/k4", TREST, "not measured with GQA; the MHA d128 row"},
-    {128, true, false, "m64n128k16/w8x1/f1x1/k4", TREST,
-     "1456 us on [8,16,4096,128] bf16 causal (tma-run1; cp.async default 2045 us; with OVERLAP=pv "
-     "1531 us)"},
-    {128, true, true, "m64n128k16/w8x1/f1x1/k4", TREST,
-     "1479 us on [4,32/8,4096,128] bf16 causal (tma-run1; cp.async default 2006 us)"},
+    {64, false, false, "m64n128k16/w8x1/f1x1/k4", T2,
+     "107.3 us on [1,8,4096,64] f16, flash 124.3 us (1.16x); 64-key blocks 108.9 us, with "
+     "OVERLAP=pv 111.5 us"},
+    {64, false, true, "m64n128k16/w8x1/f1x1/k4", T2, "not measured with GQA; the MHA d64 row"},
+    {64, true, false, "m64n128k16/w8x1/f1x1/k4", T3PV,
+     "112.0 us on [1,8,4096,64] f16 causal, flash 120.9 us (1.08x)"},
+    {64, true, true, "m64n128k16/w8x1/f1x1/k4", T3PV, "not measured with GQA; the MHA causal d64 row"},
+    {128, false, false, "m64n128k16/w8x1/f1x1/k4", T3,
+     "2060 us on [8,16,4096,128] bf16, flash 3194 us (1.55x); a ring of 2 2083 us"},
+    {128, false, true, "m64n128k16/w8x1/f1x1/k4", T3, "not measured with GQA; the MHA d128 row"},
+    {128, true, false, "m64n128k16/w8x1/f1x1/k4", T3,
+     "1404 us on [8,16,4096,128] bf16 causal, flash 1744 us (1.24x); a ring of 2 1509 us, "
+     "OVERLAP=pv 1531 us (run 1)"},
+    {128, true, true, "m64n128k16/w8x1/f1x1/k4", T3,
+     "1396 us on [4,32/8,4096,128] bf16 causal, flash 1728 us (1.24x); a ring of 2 1523 us"},
 };
-#undef TREST
-#undef TOREST
-const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tma-run1.json";
+#undef T2
+#undef T3
+#undef T3PV
+const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tma-run3.json";
 const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tc-final.json; run 3 in "
                        "2026-11-30-h200-tc-run3.json";
 
