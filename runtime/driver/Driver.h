@@ -72,6 +72,12 @@ struct Device {
 //===----------------------------------------------------------------------===//
 
 size_t dtypeBytes(DType t);
+
+/// Why a 128-byte swizzled TMA box of `boxRows` x `boxCols` over a dense
+/// row-major tensor of `shape` and dtype `t` cannot be encoded, or nothing.
+/// (Driver::tensorMap checks this before it calls the driver.)
+std::optional<std::string> tmaBoxError(DType t, const std::vector<int64_t> &shape, int64_t boxRows,
+                                       int64_t boxCols);
 /// Each float rounded to nearest-even into `t`'s bits (f32: copied).
 std::vector<uint8_t> packAs(DType t, const std::vector<float> &values);
 /// `count` elements of `t` at `data`, widened to double.

@@ -138,6 +138,25 @@ bool Module::setMaxDynamicSmem(Function &f, size_t bytes, std::string &err) cons
 // TMA descriptors
 //===----------------------------------------------------------------------===//
 
+std::optional<std::string> tmaBoxError(DType t, const std::vector<int64_t> &shape, int64_t boxRows,
+                                       int64_t boxCols) {
+  size_t rank = shape.size();
+  if (rank < 2 || rank > 5 || t == DType::F32)
+    return "a TMA descriptor needs a rank-2..5 f16 or bf16 tensor (got rank " + std::to_string(rank) +
+           ", " + dtypeName(t) + ")";
+  int64_t eb = static_cast<int64_t>(dtypeBytes(t));
+  if (boxCols * eb != 128 || boxRows < 1 || boxRows > 256)
+    return "a 128-byte swizzled TMA box is 128 bytes wide and 1..256 rows (got " +
+           std::to_string(boxRows) + " x " + std::to_string(boxCols) + " " + dtypeName(t) + ")";
+  if (shape.back() * eb % 16 != 0)
+    return "a TMA tensor's rows must be a multiple of 16 bytes (got " + std::to_string(shape.back() * eb) +
+           ")";
+  for (int64_t d : shape)
+    if (d < 1)
+      return "a TMA tensor needs every dimension >= 1 (got " + std::to_string(d) + ")";
+  return std::nullopt;
+}
+
 std::optional<CUtensorMap> Driver::tensorMap(CUdeviceptr base, DType t, const std::vector<int64_t> &shape,
                                              int64_t boxRows, int64_t boxCols, std::string &err) {
   if (!enter(err))
@@ -146,17 +165,11 @@ std::optional<CUtensorMap> Driver::tensorMap(CUdeviceptr base, DType t, const st
     err = "this CUDA driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12 or newer)";
     return std::nullopt;
   }
+  if (std::optional<std::string> why = tmaBoxError(t, shape, boxRows, boxCols)) {
+    err = *why;
+    return std::nullopt;
+  }
   size_t rank = shape.size(), eb = dtypeBytes(t);
-  if (rank < 2 || rank > 5 || t == DType::F32) {
-    err = "a TMA descriptor needs a rank-2..5 f16 or bf16 tensor (got rank " + std::to_string(rank) +
-          ", " + dtypeName(t) + ")";
-    return std::nullopt;
-  }
-  if (boxCols * (int64_t)eb != 128 || boxRows < 1 || boxRows > 256) {
-    err = "a 128-byte swizzled TMA box is 128 bytes wide and 1..256 rows (got " +
-          std::to_string(boxRows) + " x " + std::to_string(boxCols) + ")";
-    return std::nullopt;
-  }
   // TMA lists dimensions innermost first; strides (bytes) of all but the first.
   cuuint64_t dim[5], stride[4];
   cuuint32_t box[5], elemStride[5];
@@ -168,10 +181,6 @@ std::optional<CUtensorMap> Driver::tensorMap(CUdeviceptr base, DType t, const st
     s *= dim[k];
     box[k] = k == 0 ? static_cast<cuuint32_t>(boxCols) : k == 1 ? static_cast<cuuint32_t>(boxRows) : 1;
     elemStride[k] = 1;
-  }
-  if (rank > 1 && stride[0] % 16 != 0) {
-    err = "a TMA tensor's rows must be a multiple of 16 bytes (got " + std::to_string(stride[0]) + ")";
-    return std::nullopt;
   }
   CUtensorMap map;
   CUresult r = api_->cuTensorMapEncodeTiled(

@@ -636,3 +636,21 @@ TEST_CASE("the driver, or a clear message without one", "[runtime][driver]") {
   CHECK_THAT(err, Catch::Contains("overflows a device buffer of 4096 bytes"));
   CHECK(!d->unusable());
 }
+
+TEST_CASE("TMA boxes: what the runtime refuses before it calls the driver", "[runtime][driver]") {
+  using attncc::DType;
+  using attncc::driver::tmaBoxError;
+  CHECK_FALSE(tmaBoxError(DType::BF16, {8, 16, 4096, 128}, 128, 64));
+  CHECK_FALSE(tmaBoxError(DType::F16, {1, 2, 17, 64}, 64, 64));
+  auto has = [](const std::optional<std::string> &e, const std::string &what) {
+    INFO(e.value_or("(no error)"));
+    return e && e->find(what) != std::string::npos;
+  };
+  CHECK(has(tmaBoxError(DType::F32, {1, 2, 64, 64}, 64, 32), "rank-2..5 f16 or bf16 tensor (got rank 4, f32)"));
+  CHECK(has(tmaBoxError(DType::F16, {64}, 64, 64), "(got rank 1, f16)"));
+  CHECK(has(tmaBoxError(DType::F16, {1, 1, 1, 1, 64, 64}, 64, 64), "(got rank 6, f16)"));
+  CHECK(has(tmaBoxError(DType::F16, {1, 2, 64, 64}, 64, 32), "128 bytes wide and 1..256 rows (got 64 x 32 f16)"));
+  CHECK(has(tmaBoxError(DType::BF16, {1, 2, 512, 64}, 512, 64), "(got 512 x 64 bf16)"));
+  CHECK(has(tmaBoxError(DType::F16, {1, 2, 64, 68}, 64, 64), "multiple of 16 bytes (got 136)"));
+  CHECK(has(tmaBoxError(DType::F16, {0, 2, 64, 64}, 64, 64), "every dimension >= 1 (got 0)"));
+}
