@@ -174,8 +174,11 @@ def Stage : Pass<"attncc-stage", "func::FuncOp"> {
     and waits for it at its first use.
 
     Refused, with the reason: depths above 3, `d2`/`d3` without `ring`, a
-    ring on a free axis, `tma` (not built yet), and operands whose rows are
-    not 16-byte (128-byte for swz128) multiples.
+    ring on a free axis, `tma` without `swz128` or on a free axis, and
+    operands whose rows are not 16-byte (128-byte for swz128) multiples.
+    `tma` marks the reads `"tma.swz"`: the emitter copies each block with TMA
+    from one thread and adds full/empty mbarriers per buffer (no CTA barrier
+    in the fold).
   }];
 }
 
