@@ -15,6 +15,9 @@
 //   attncc.ring_slots = 2|3              its number of buffers
 //   attncc.layout = "c"|"row"|...        which thread holds which element
 //   attncc.layouts = [...]               the same for an scf.for's iter_args
+//   attncc.turn                          a fold contraction issued in
+//                                        warpgroup turns (attncc-overlap,
+//                                        OVERLAP=wg)
 //   attncc.family = "wgmma"              a contraction partition tiled for
 //                                        wgmma (absent: mma.sync)
 //   attncc.atom   = "mma.m16n8k16"       a contraction's instruction
