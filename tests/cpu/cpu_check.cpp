@@ -179,6 +179,9 @@ std::vector<Case> sweep() {
         p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
         p.window = 30;
       }), tc16 + ",STAGE@kv=d3/cp/ring/pad,OVERLAP=pv");
+  // attncc-exp2's scale fold (non-causal: the scaled score feeds only the
+  // row maximum and the exponent) under the rotated fold.
+  add("tc overlap ex2", attn(1, 2, 2, 45, 77, 64), tc16 + ",STAGE@kv=d3/cp/ring,EXP=ex2,OVERLAP=pv");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),
