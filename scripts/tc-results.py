@@ -11,6 +11,13 @@ import json, os, sys
 d, commit, date, dest = sys.argv[1:5]
 load = lambda f: [json.loads(l) for l in open(os.path.join(d, f))] if os.path.exists(os.path.join(d, f)) else []
 sweep, perf, anchors = load("sweep.jsonl"), load("perf.jsonl"), load("anchors.jsonl")
+# Bundles that hung (PERBUNDLE time limit, hangs.txt) are failed checks too.
+hangs = os.path.join(d, "hangs.txt")
+if os.path.exists(hangs):
+    for line in open(hangs):
+        if line.strip():
+            sweep.append({"bundle": "build-bundles/" + line.split(":")[0].strip(), "ok": False,
+                          "checked": False, "note": line.strip()})
 gpu = open(os.path.join(d, "gpu.txt")).read().strip() if os.path.exists(os.path.join(d, "gpu.txt")) else "?"
 rows = []
 for p in perf:
