@@ -570,6 +570,21 @@ private:
     return success();
   }
 
+  /// The buffer of TMA buffer `buf` that fill number `buf<counter>` (_w:
+  /// issued, _r: waited for) uses.
+  std::string slotOf(const std::string &buf, const char *counter) {
+    int64_t slots = tmaBufs[buf].slots;
+    return slots == 1 ? "0" : "(" + buf + counter + " % " + std::to_string(slots) + ")";
+  }
+
+  /// The TMA read that fills `v` when `v` is a TMA block in shared memory.
+  vector::TransferReadOp tmaBlock(Value v) {
+    auto r = monoid::stagedRead(v);
+    return r && monoid::isTma(r) && isa<VectorType>(v.getType()) && layoutOf(v) == "smem"
+               ? r
+               : vector::TransferReadOp();
+  }
+
   /// A TMA-staged block: thread 0 waits until the buffer is free (every
   /// warp arrived on its "empty" barrier after its last read), announces the
   /// block's bytes on "full" and issues one TMA box per 128-byte slab; rows
@@ -587,8 +602,7 @@ private:
     const TmaBuf &t = tmaBufs[buf];
     int64_t rows = vt.getDimSize(0), cols = vt.getDimSize(1);
     int64_t slab = monoid::slabElems(vt.getElementType()), rank = op.getIndices().size();
-    std::string S = std::to_string(t.slots);
-    std::string slot = t.slots == 1 ? "0" : "(" + buf + "_w % " + S + ")";
+    std::string S = std::to_string(t.slots), slot = slotOf(buf, "_w");
     std::string p = define(op.getResult());
     std::string map = tmaParam[{arg.getArgNumber(), rows}];
     helpers[tmaLoadName(rank)] = tmaLoadFunction(rank);
@@ -624,8 +638,7 @@ private:
       return;
     std::string buf = smemOf[monoid::stagedRead(v).getResult()];
     const TmaBuf &t = tmaBufs[buf];
-    std::string S = std::to_string(t.slots);
-    std::string slot = t.slots == 1 ? "0" : "(" + buf + "_r % " + S + ")";
+    std::string S = std::to_string(t.slots), slot = slotOf(buf, "_r");
     os << "attncc_mbar_wait(&" << buf << "_full[" << slot << "], (" << buf << "_r / " << S << ") & 1); // "
        << ref(v) << " landed\n";
     os << "++" << buf << "_r;\n";
@@ -637,10 +650,7 @@ private:
   bool releasableAfter(Value b, Operation *c) {
     auto loop = dyn_cast_or_null<scf::ForOp>(c->getParentOp());
     if (!loop || curBlock != c->getBlock() || tmaReleased.contains(b) || !tmaWaited.contains(b) ||
-        !isa<VectorType>(b.getType()) || layoutOf(b) != "smem")
-      return false;
-    auto r = monoid::stagedRead(b);
-    if (!r || !monoid::isTma(r))
+        !tmaBlock(b))
       return false;
     bool ofLoop = isa<BlockArgument>(b) ? cast<BlockArgument>(b).getOwner() == loop.getBody()
                                         : b.getParentBlock() == loop.getBody();
@@ -664,8 +674,7 @@ private:
     auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
     std::string buf = smemOf[monoid::stagedRead(b).getResult()];
     for (Value y : cast<scf::YieldOp>(loop.getBody()->getTerminator()).getOperands())
-      if (auto ry = monoid::stagedRead(y); ry && monoid::isTma(ry) && smemOf[ry.getResult()] == buf &&
-                                           !y.getDefiningOp<vector::TransferReadOp>())
+      if (auto ry = tmaBlock(y); ry && smemOf[ry.getResult()] == buf && !y.getDefiningOp<vector::TransferReadOp>())
         carried.push_back(y);
     return carried;
   }
@@ -1094,19 +1103,13 @@ private:
     auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
     // TMA blocks this iteration read and does not carry on: their buffers
     // are free for the fills of later iterations.
-    auto tmaBlock = [&](Value v) {
-      auto r = monoid::stagedRead(v);
-      return r && monoid::isTma(r) && isa<VectorType>(v.getType()) && layoutOf(v) == "smem" ? r
-                                                                                            : vector::TransferReadOp();
-    };
     // Candidates: the blocks carried in, and blocks read in this body
     // without a ring (d1: one buffer, refilled every iteration).
     SmallVector<Value> blocks(f.getRegionIterArgs());
     for (auto r : f.getBody()->getOps<vector::TransferReadOp>())
       blocks.push_back(r.getResult());
     for (Value b : blocks) {
-      auto r = tmaBlock(b);
-      if (!r || llvm::is_contained(yield.getOperands(), b) || tmaReleased.contains(b))
+      if (!tmaBlock(b) || llvm::is_contained(yield.getOperands(), b) || tmaReleased.contains(b))
         continue;
       if (failed(releaseTma(b, carriedLike(b), f)))
         return failure();

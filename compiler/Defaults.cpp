@@ -33,7 +33,7 @@ const char *kWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-scalar-def
 struct TcEntry {
   int maxHeadDim;
   bool causal;
-  bool grouped; // GQA/MQA
+  bool grouped; // GQA/MQA (a grouped problem without its own row takes the MHA row)
   const char *tile; // the atom's shape, then w/f/k
   const char *rest;
   const char *measured;
@@ -42,13 +42,10 @@ struct TcEntry {
 const TcEntry kTensorCore[] = {
     {64, false, false, "m16n8k16/w4x1/f2x8/k4", QRING,
      "142.9 us on [1,8,4096,64] f16, flash 119.0 us (run 3: Q in registers 144.6 us)"},
-    {64, false, true, "m16n8k16/w4x1/f2x8/k4", QRING, "not measured with GQA; the MHA d64 row"},
     {64, true, false, "m16n8k16/w8x1/f1x16/k4", QRING,
      "151.6 us on [1,8,4096,64] f16 causal, flash 119.7 us (w4x1/f2x8 165.4 us)"},
-    {64, true, true, "m16n8k16/w8x1/f1x16/k4", QRING, "not measured with GQA; the MHA causal d64 row"},
     {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRING,
      "4285 us on [8,16,4096,128] bf16, flash 3185 us (run 3: Q in registers w4x1/f1x8 5186 us)"},
-    {128, false, true, "m16n8k16/w4x1/f2x4/k4", QRING, "not measured with GQA; the MHA d128 row"},
     {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRING,
      "2503 us on [8,16,4096,128] bf16 causal, flash 1726 us (run 3: w4x1/f1x8 3166 us)"},
     {128, true, true, "m16n8k16/w4x1/f2x4/k4", QRING,
@@ -71,13 +68,10 @@ const TcEntry kWgmma[] = {
     {64, false, false, "m64n128k16/w8x1/f1x1/k4", T2,
      "107.3 us on [1,8,4096,64] f16, flash 124.3 us (1.16x); 64-key blocks 108.9 us, with "
      "OVERLAP=pv 111.5 us"},
-    {64, false, true, "m64n128k16/w8x1/f1x1/k4", T2, "not measured with GQA; the MHA d64 row"},
     {64, true, false, "m64n128k16/w8x1/f1x1/k4", T3PV,
      "112.0 us on [1,8,4096,64] f16 causal, flash 120.9 us (1.08x)"},
-    {64, true, true, "m64n128k16/w8x1/f1x1/k4", T3PV, "not measured with GQA; the MHA causal d64 row"},
     {128, false, false, "m64n128k16/w8x1/f1x1/k4", T3,
      "2060 us on [8,16,4096,128] bf16, flash 3194 us (1.55x); a ring of 2 2083 us"},
-    {128, false, true, "m64n128k16/w8x1/f1x1/k4", T3, "not measured with GQA; the MHA d128 row"},
     {128, true, false, "m64n128k16/w8x1/f1x1/k4", T3,
      "1404 us on [8,16,4096,128] bf16 causal, flash 1744 us (1.24x); a ring of 2 1509 us, "
      "OVERLAP=pv 1531 us (run 1)"},
@@ -109,20 +103,38 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
   bool grouped = p.heads_kv != p.heads_q;
   // The first row of a table whose head dim covers the problem's, for its
   // mask and grouping: "TILE@kv=a:<family>_<shape>_<elem>/<w/f/k>,<rest>".
-  auto pick = [&](const auto &table, const char *family)
-      -> std::optional<std::pair<std::string, const TcEntry *>> {
-    for (const TcEntry &e : table) {
-      if (p.head_dim > e.maxHeadDim || e.causal != p.causal || e.grouped != grouped)
-        continue;
-      std::string tile(e.tile);
-      size_t slash = tile.find('/');
-      return std::make_pair(std::string("TILE@kv=a:") + family + "_" + tile.substr(0, slash) + "_" +
-                                (p.dtype == DType::F16 ? "f16" : "bf16") + tile.substr(slash) + "," + e.rest,
-                            &e);
+  // A grouped problem without a measured grouped row takes the MHA row, and
+  // says so.
+  struct Pick {
+    std::string knobs, measured;
+    int maxHeadDim;
+  };
+  auto pick = [&](const auto &table, const char *family) -> std::optional<Pick> {
+    // The head-dim class: the smallest that covers the problem's.
+    int dimClass = 0;
+    for (const TcEntry &e : table)
+      if (p.head_dim <= e.maxHeadDim && (!dimClass || e.maxHeadDim < dimClass))
+        dimClass = e.maxHeadDim;
+    for (bool g : {grouped, false}) {
+      for (const TcEntry &e : table) {
+        if (e.maxHeadDim != dimClass || e.causal != p.causal || e.grouped != g)
+          continue;
+        std::string tile(e.tile);
+        size_t slash = tile.find('/');
+        std::string knobs = std::string("TILE@kv=a:") + family + "_" + tile.substr(0, slash) + "_" +
+                            (p.dtype == DType::F16 ? "f16" : "bf16") + tile.substr(slash) + "," + e.rest;
+        std::string measured = g == grouped ? std::string(e.measured)
+                                            : std::string("not measured with GQA; the MHA ") +
+                                                  (p.causal ? "causal " : "") + "d" +
+                                                  std::to_string(e.maxHeadDim) + " row";
+        return Pick{knobs, measured, e.maxHeadDim};
+      }
+      if (!grouped)
+        break;
     }
     return std::nullopt;
   };
-  auto reason = [&](const TcEntry &e, const std::string &what) {
+  auto reason = [&](const Pick &e, const std::string &what) {
     return "default for " + cls + " d" + std::to_string(e.maxHeadDim) + (p.causal ? " causal" : "") +
            (grouped ? " grouped" : "") + " on " + t.name + what;
   };
@@ -130,8 +142,7 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
   // whole 128-byte slabs).
   if (cls == "prefill" && t.wgmma && lowp && (p.head_dim == 64 || p.head_dim == 128))
     if (auto r = pick(kWgmma, "wgmma"))
-      return {r->first, reason(*r->second, " (wgmma): " + std::string(r->second->measured) + " (" +
-                                                kWgmmaWhere + ")")};
+      return {r->knobs, reason(*r, " (wgmma): " + r->measured + " (" + kWgmmaWhere + ")")};
   // Elsewhere, prefill on a GPU with mma.sync: the tensor-core rungs, for
   // f16/bf16 and head dims that are multiples of 16 up to 128.
   if (cls == "prefill" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 && p.head_dim <= 128)
@@ -142,8 +153,8 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
                                            "measurement: " + kTcWhere;
       // On plain sm_90 a Hopper user is one letter away from wgmma.
       bool wgmmaRow = t.sm == 90 && !t.wgmma && (p.head_dim == 64 || p.head_dim == 128);
-      return {r->first, reason(*r->second, ": " + std::string(r->second->measured) + " (" + where + ")" +
-                                               (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : ""))};
+      return {r->knobs, reason(*r, ": " + r->measured + " (" + where + ")" +
+                                     (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : ""))};
     }
   for (const Entry &e : kMeasured) {
     if (cls != e.shapeClass)
