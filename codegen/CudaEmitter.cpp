@@ -252,7 +252,16 @@ private:
   SmallVector<PendingMma> pendingMma;   // wgmma groups committed, not yet waited for
   bool inIssueRun = false;              // the last statement issued a staged copy
   std::string curLayout;                // layout of the result being emitted
-  int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel
+  int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
+  int64_t producers = 0;                // WSPEC=load1: a warp after them that only copies blocks in
+  bool producerMode = false;            // emitting the producer warp's part of the body
+  bool fullEmit = false;                // producer: inside an index loop it needs whole
+  DenseSet<Operation *> producerOps;    // producer: the ops the copies' indices and loops need
+
+  /// A barrier of the warps that hold rows (all threads without a producer).
+  std::string ctaSync() const {
+    return producers ? "attncc_bar_sync(15, " + std::to_string(warps * 32) + ")" : "__syncthreads()";
+  }
   DenseMap<Value, SmallVector<std::string>> dims; // memref -> dimension expressions
   llvm::StringMap<int> taken;
 
@@ -510,13 +519,13 @@ private:
         os << "attncc_cp_async_wait<0>();\n";
       if (wgmma)
         os << "attncc_fence_proxy_async(); // visible to wgmma\n";
-      os << "__syncthreads(); // ";
+      os << ctaSync() << "; // ";
       for (Value v : pendingStages)
         os << ref(v) << (v == pendingStages.back() ? "" : ", ");
       os << " in shared memory; every warp is done with the previous blocks\n";
       pendingStages.clear();
     } else if (!inIssueRun) {
-      os << "__syncthreads(); // every warp is done with the previous blocks\n";
+      os << ctaSync() << "; // every warp is done with the previous blocks\n";
     }
     if (op->hasAttr("attncc.ring")) {
       // A ring: this copy fills the next buffer, which no block in use occupies.
@@ -609,8 +618,14 @@ private:
     os << "// " << p << ": " << rows << "x" << cols << " block -> shared memory (TMA, 128-byte swizzle; "
        << buf << "_full says when it landed)\n";
     os << scalarType(vt) << " *" << p << " = " << buf << " + " << slot << " * " << t.slotElems << ";\n";
-    os << "if (threadIdx.x == 0) {\n";
-    os.indent();
+    if (producers && !producerMode) { // the producer warp copies it
+      os << "++" << buf << "_w;\n";
+      return success();
+    }
+    if (!producerMode) {
+      os << "if (threadIdx.x == 0) {\n";
+      os.indent();
+    }
     os << "attncc_mbar_wait(&" << buf << "_empty[" << slot << "], ((" << buf << "_w / " << S
        << ") & 1) ^ 1); // every warp is done with this buffer\n";
     os << "attncc_mbar_expect_tx(&" << buf << "_full[" << slot << "], "
@@ -625,8 +640,10 @@ private:
         os << ", " << idx[k];
       os << ", &" << buf << "_full[" << slot << "]);\n";
     }
-    os.unindent();
-    os << "}\n";
+    if (!producerMode) {
+      os.unindent();
+      os << "}\n";
+    }
     os << "++" << buf << "_w;\n";
     return success();
   }
@@ -748,7 +765,7 @@ private:
       os << "attncc_cp_async_wait<" << after << ">();\n";
     if (wgmma)
       os << "attncc_fence_proxy_async(); // visible to wgmma\n";
-    os << "__syncthreads(); // " << ref(staged) << " is in shared memory\n";
+    os << ctaSync() << "; // " << ref(staged) << " is in shared memory\n";
     pendingStages.erase(pendingStages.begin(), it + 1);
   }
 
@@ -1250,6 +1267,8 @@ private:
 
   LogicalResult emitOp(Operation &op) {
     curBlock = op.getBlock();
+    if (producerMode && !fullEmit)
+      return emitProducerOp(op);
     if (!pendingMma.empty()) {
       if (op.getNumRegions() || isa<gpu::ReturnOp>(op))
         flushMma();
@@ -1376,6 +1395,89 @@ private:
         });
   }
 
+  //===--- WSPEC=load1: the producer warp ----------------------------------===//
+
+  static bool holdsTma(Operation *op) {
+    bool any = false;
+    op->walk([&](vector::TransferReadOp r) { any = any || (r->hasAttr("attncc.stage") && monoid::isTma(r)); });
+    return any;
+  }
+
+  /// The ops the producer needs: the backward slice of the TMA reads'
+  /// indices and of the bounds of the loops around them. An index loop in
+  /// it (a clip) is needed whole, with what its body reads from outside.
+  LogicalResult collectProducerOps(gpu::GPUFuncOp f) {
+    SmallVector<Value> work;
+    auto addOp = [&](Operation *d) {
+      if (!producerOps.insert(d).second)
+        return;
+      for (Value v : d->getOperands())
+        work.push_back(v);
+      if (!isa<scf::ForOp>(d) || !holdsTma(d))
+        d->walk([&](Operation *in) {
+          for (Value v : in->getOperands())
+            work.push_back(v);
+        });
+    };
+    f.walk([&](vector::TransferReadOp r) {
+      if (!r->hasAttr("attncc.stage") || !monoid::isTma(r))
+        return;
+      for (Value i : r.getIndices())
+        work.push_back(i);
+      for (Operation *p = r->getParentOp(); p != f.getOperation(); p = p->getParentOp()) {
+        auto l = dyn_cast<scf::ForOp>(p);
+        if (!l) {
+          r.emitOpError("WSPEC=load1: a TMA copy inside a branch is not supported");
+          return;
+        }
+        producerOps.insert(l);
+        work.append({l.getLowerBound(), l.getUpperBound(), l.getStep()});
+      }
+    });
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (Operation *d = v.getDefiningOp()) {
+        addOp(d);
+        continue;
+      }
+      auto arg = cast<BlockArgument>(v);
+      auto l = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (l && arg != l.getInductionVar() && holdsTma(l))
+        return l.emitOpError("WSPEC=load1: a TMA copy's index depends on the fold's carried state");
+    }
+    return success();
+  }
+
+  /// The producer's part of an op: the copies themselves, the slice, loops
+  /// that hold copies as bare counted loops (no carried state).
+  LogicalResult emitProducerOp(Operation &op) {
+    if (auto r = dyn_cast<vector::TransferReadOp>(op); r && r->hasAttr("attncc.stage") && monoid::isTma(r))
+      return emitTmaStage(r);
+    if (!producerOps.contains(&op))
+      return success();
+    if (auto l = dyn_cast<scf::ForOp>(op)) {
+      if (!holdsTma(l)) {
+        fullEmit = true;
+        LogicalResult r = emitFor(l);
+        fullEmit = false;
+        return r;
+      }
+      std::string iv = define(l.getInductionVar());
+      os << "for (long long " << iv << " = " << ref(l.getLowerBound()) << "; " << iv << " < "
+         << ref(l.getUpperBound()) << "; " << iv << " += " << ref(l.getStep()) << ") {\n";
+      os.indent();
+      if (failed(emitBlock(*l.getBody())))
+        return failure();
+      os.unindent();
+      os << "}\n";
+      return success();
+    }
+    fullEmit = true;
+    LogicalResult r = emitOp(op);
+    fullEmit = false;
+    return r;
+  }
+
   LogicalResult builtin(Operation *op, const char *var, gpu::Dimension d) {
     const char *field = d == gpu::Dimension::x ? "x" : d == gpu::Dimension::y ? "y" : "z";
     std::string n = define(op->getResult(0));
@@ -1442,6 +1544,8 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
   os.indent();
   if (auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile")) {
     warps = tile.getAs<IntegerAttr>("warps").getInt();
+    if (auto p = tile.getAs<IntegerAttr>("producers"))
+      producers = p.getInt();
     tileRows = tile.getAs<IntegerAttr>("rows").getInt();
     fm = tileRows / (16 * warps);
     for (const char *v : {"lane", "warp", "g", "t4", "e", "slot", "kc", "nf", "fm", "r", "a", "b"})
@@ -1525,13 +1629,42 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
       os << "}\n__syncthreads(); // the mbarriers are initialized\n";
     }
   }
+  if (producers) {
+    // WSPEC=load1: the last warp's lane 0 issues every TMA copy, each as soon
+    // as its buffer is free; the warps with rows only wait for them.
+    if (failed(collectProducerOps(f)))
+      return failure();
+    llvm::StringMap<int> takenBefore = taken;
+    DenseMap<Value, std::string> namesBefore = names;
+    os << "if (warp == " << warps << ") { // the producer warp: TMA copies only\n";
+    os.indent();
+    os << "if (lane == 0) {\n";
+    os.indent();
+    producerMode = true;
+    if (failed(emitBlock(f.getBody().front())))
+      return failure();
+    producerMode = false;
+    // Its last copies must land before the CTA exits: the last fill of each buffer.
+    for (auto &[buf, t] : tmaBufs)
+      os << "for (unsigned f = " << buf << "_w > " << t.slots << " ? " << buf << "_w - " << t.slots
+         << " : 0; f < " << buf << "_w; ++f) attncc_mbar_wait(&" << buf << "_full[f % " << t.slots
+         << "], (f / " << t.slots << ") & 1);\n";
+    os.unindent();
+    os << "}\n";
+    os << "return;\n";
+    os.unindent();
+    os << "}\n";
+    taken = takenBefore;
+    names = namesBefore;
+  }
   if (failed(emitBlock(f.getBody().front())))
     return failure();
   flushMma();
   // Blocks prefetched and never read must land before the CTA exits.
-  for (auto &[buf, t] : tmaBufs)
-    os << "if (threadIdx.x == 0) for (unsigned f = " << buf << "_r; f < " << buf << "_w; ++f) attncc_mbar_wait(&"
-       << buf << "_full[f % " << t.slots << "], (f / " << t.slots << ") & 1);\n";
+  if (!producers)
+    for (auto &[buf, t] : tmaBufs)
+      os << "if (threadIdx.x == 0) for (unsigned f = " << buf << "_r; f < " << buf << "_w; ++f) attncc_mbar_wait(&"
+         << buf << "_full[f % " << t.slots << "], (f / " << t.slots << ") & 1);\n";
   os.unindent();
   os << "}\n";
   return success();

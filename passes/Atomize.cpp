@@ -164,8 +164,18 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     int64_t threads = int64_t(block[0]) * block[1] * block[2];
     if (threads % 32)
       return f.emitOpError("attncc-atomize: ") << threads << " threads is not whole warps";
-    int64_t warps = threads / 32, rows = 0;
+    int64_t warps = threads / 32, rows = 0, producers = 0;
     bool wgmma = false;
+    // WSPEC=load1 (attncc-partition): one warp past the warpgroups that own
+    // the wgmma rows (16 per warp) only copies blocks in.
+    f.walk([&](vector::ContractionOp c) {
+      auto acc = dyn_cast<VectorType>(c.getAccType());
+      if (c->hasAttr("attncc.family") && acc && acc.getRank() == 2 && warps == acc.getDimSize(0) / 16 + 1) {
+        producers = 1;
+        warps -= 1;
+      }
+      return WalkResult::interrupt();
+    });
 
     // Shapes the m16n8k16 atom can tile.
     WalkResult shapes = f.walk([&](vector::ContractionOp c) {
@@ -302,9 +312,12 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
                            : std::string("every target of a") + (wgmma ? " wgmma" : "n mma") +
                                  " atom allows a block")
              << " (use a smaller tile, no ring, or no /pad)";
-    f->setAttr("attncc.tile", b.getDictionaryAttr({b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
-                                                   b.getNamedAttr("rows", b.getI64IntegerAttr(rows)),
-                                                   b.getNamedAttr("smem", b.getI64IntegerAttr(smem))}));
+    SmallVector<NamedAttribute> tileAttrs{b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
+                                          b.getNamedAttr("rows", b.getI64IntegerAttr(rows)),
+                                          b.getNamedAttr("smem", b.getI64IntegerAttr(smem))};
+    if (producers)
+      tileAttrs.push_back(b.getNamedAttr("producers", b.getI64IntegerAttr(producers)));
+    f->setAttr("attncc.tile", b.getDictionaryAttr(tileAttrs));
     return success();
   }
 

@@ -410,8 +410,15 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     Builder fb(fn.getContext());
     if (tile.atom->kind == ::attncc::AtomKind::Wgmma) // attncc-atomize picks the instruction
       fn.walk([&](vector::ContractionOp c) { c->setAttr("attncc.family", fb.getStringAttr("wgmma")); });
+    // WSPEC=load1: one more warp, which only copies blocks in (attncc-atomize
+    // tells it from the warps that own rows).
+    const ::attncc::Schedule &sched = reduce.getScheduleAttr().getSchedule();
+    int64_t loadWarps = 0;
+    for (const ::attncc::WarpRole &w : sched.wspec)
+      if (w.role == "load")
+        loadWarps = w.warps;
     fn->setAttr("attncc.cta",
-                fb.getDictionaryAttr({fb.getNamedAttr("threads", fb.getI64IntegerAttr(tile.wm * tile.wn * 32)),
+                fb.getDictionaryAttr({fb.getNamedAttr("threads", fb.getI64IntegerAttr((tile.wm * tile.wn + loadWarps) * 32)),
                                       fb.getNamedAttr("rows", fb.getI64IntegerAttr(rows))}));
     return success();
   }

@@ -82,8 +82,17 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
       return KnobError{"REDUCE@" + r.axis, "r" + std::to_string(r.regIlp),
                        "no r<n> (register ILP of the reduction is not built yet)"};
   }
-  if (!s.wspec.empty())
-    return KnobError{"WSPEC", "warp roles", "no WSPEC (warp specialization is not built yet)"};
+  if (!s.wspec.empty()) {
+    // Built: one producer warp that issues the TMA copies of the fold.
+    bool load1 = s.wspec.size() == 1 && s.wspec[0].role == "load" && s.wspec[0].warps == 1;
+    const StageKnob *kv = atomTile ? s.stage(atomTile->axis) : nullptr;
+    if (!load1)
+      return KnobError{"WSPEC", "warp roles", "load1 (one producer warp; the other roles are not built yet)"};
+    if (!wgmma || !kv || kv->transport != Transport::Tma)
+      return KnobError{"WSPEC", "load1", "no WSPEC without a wgmma TILE and STAGE@" +
+                                             std::string(atomTile ? atomTile->axis : "kv") +
+                                             "=d<1|2|3>/tma[/ring]/swz128 (the producer warp issues TMA copies)"};
+  }
   if (s.exp && *s.exp == ExpKind::Poly)
     return KnobError{"EXP", "poly" + std::to_string(s.expPolyDegree),
                      "libm or ex2 (polynomial exp is not built yet)"};
