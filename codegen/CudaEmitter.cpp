@@ -1636,9 +1636,17 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
       return failure();
     llvm::StringMap<int> takenBefore = taken;
     DenseMap<Value, std::string> namesBefore = names;
-    os << "if (warp == " << warps << ") { // the producer warp: TMA copies only\n";
+    // A producer warpgroup (load4) hands registers to the consumers:
+    // setmaxnreg is per warpgroup, so it needs whole warpgroups.
+    int64_t total = (warps + producers) * 32, prodRegs = 40;
+    int64_t consRegs = producers == 4 ? std::min<int64_t>(256, (65536 - 128 * prodRegs) / (warps * 32) / 8 * 8) : 0;
+    os << "if (warp >= " << warps << ") { // the producer " << (producers == 4 ? "warpgroup" : "warp")
+       << ": TMA copies only\n";
     os.indent();
-    os << "if (lane == 0) {\n";
+    if (producers == 4)
+      os << "asm volatile(\"setmaxnreg.dec.sync.aligned.u32 " << prodRegs << ";\\n\"); // "
+         << total << " threads share 64K registers\n";
+    os << "if (warp == " << warps << " && lane == 0) {\n";
     os.indent();
     producerMode = true;
     if (failed(emitBlock(f.getBody().front())))
@@ -1656,6 +1664,9 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     os << "}\n";
     taken = takenBefore;
     names = namesBefore;
+    if (producers == 4)
+      os << "asm volatile(\"setmaxnreg.inc.sync.aligned.u32 " << consRegs << ";\\n\"); // the producer warpgroup keeps "
+         << prodRegs << "\n";
   }
   if (failed(emitBlock(f.getBody().front())))
     return failure();

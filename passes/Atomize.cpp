@@ -170,9 +170,10 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     // the wgmma rows (16 per warp) only copies blocks in.
     f.walk([&](vector::ContractionOp c) {
       auto acc = dyn_cast<VectorType>(c.getAccType());
-      if (c->hasAttr("attncc.family") && acc && acc.getRank() == 2 && warps == acc.getDimSize(0) / 16 + 1) {
-        producers = 1;
-        warps -= 1;
+      int64_t extra = acc && acc.getRank() == 2 ? warps - acc.getDimSize(0) / 16 : 0;
+      if (c->hasAttr("attncc.family") && (extra == 1 || extra == 4)) {
+        producers = extra;
+        warps -= extra;
       }
       return WalkResult::interrupt();
     });

@@ -84,12 +84,15 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
   }
   if (!s.wspec.empty()) {
     // Built: one producer warp that issues the TMA copies of the fold.
-    bool load1 = s.wspec.size() == 1 && s.wspec[0].role == "load" && s.wspec[0].warps == 1;
+    bool load1 = s.wspec.size() == 1 && s.wspec[0].role == "load" &&
+                 (s.wspec[0].warps == 1 || s.wspec[0].warps == 4);
     const StageKnob *kv = atomTile ? s.stage(atomTile->axis) : nullptr;
     if (!load1)
-      return KnobError{"WSPEC", "warp roles", "load1 (one producer warp; the other roles are not built yet)"};
+      return KnobError{"WSPEC", "warp roles", "load1 or load4 (a producer warp, or a producer warpgroup "
+                                              "that gives its registers to the others; the other roles "
+                                              "are not built yet)"};
     if (!wgmma || !kv || kv->transport != Transport::Tma)
-      return KnobError{"WSPEC", "load1", "no WSPEC without a wgmma TILE and STAGE@" +
+      return KnobError{"WSPEC", "load" + std::to_string(s.wspec[0].warps), "no WSPEC without a wgmma TILE and STAGE@" +
                                              std::string(atomTile ? atomTile->axis : "kv") +
                                              "=d<1|2|3>/tma[/ring]/swz128 (the producer warp issues TMA copies)"};
   }
