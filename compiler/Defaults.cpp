@@ -57,31 +57,38 @@ const TcEntry kTensorCore[] = {
 /// instruction), measured on the H200 by scripts/gpu-tc-perf.sh with K and V
 /// staged by TMA through an mbarrier pipeline: candidates over
 /// bench/perf-tma.txt, perf-tune2.txt and perf-tune3.txt
-/// (bench/results/2026-11-30-h200-tma-run{1,2,3}.json), flash = PyTorch's
-/// flash backend in the same device call (run 3 unless said). A ring of 3
-/// lets the producer refill the buffer freed an iteration earlier. The
-/// swizzled blocks need rows of whole 128 bytes: head dims 64 and 128.
-#define T2 "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
+/// (bench/results/2026-11-30-h200-tma-run{1,2,3}.json), then with producer
+/// warps over bench/perf-wspec.txt (2026-11-30-h200-wspec-run1.json); flash =
+/// PyTorch's flash backend in the same device call. A ring of 3 lets the
+/// producer refill the buffer freed an iteration earlier. The swizzled blocks
+/// need rows of whole 128 bytes: head dims 64 and 128.
+#define T2W1 "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,WSPEC=load1,EXP=ex2"
+#define T3WG "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,WSPEC=load4,EXP=ex2,OVERLAP=pv+wg"
 #define T3 "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
 #define T3PV "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2,OVERLAP=pv"
 const TcEntry kWgmma[] = {
-    {64, false, false, "m64n128k16/w8x1/f1x1/k4", T2,
-     "107.3 us on [1,8,4096,64] f16, flash 124.3 us (1.16x); 64-key blocks 108.9 us, with "
-     "OVERLAP=pv 111.5 us"},
+    {64, false, false, "m64n128k16/w8x1/f1x1/k4", T2W1,
+     "93.7 us on [1,8,4096,64] f16, flash 120.9 us (1.29x; wspec run 1); without the producer "
+     "warp 107.2 us, a producer warpgroup (load4) 98.7 us, 64-key blocks 103.6 us"},
     {64, true, false, "m64n128k16/w8x1/f1x1/k4", T3PV,
-     "112.0 us on [1,8,4096,64] f16 causal, flash 120.9 us (1.08x)"},
+     "112.0 us on [1,8,4096,64] f16 causal, flash 120.9 us (1.08x; tma run 3); with a producer "
+     "warpgroup 113.3 us (wspec run 1)"},
     {128, false, false, "m64n128k16/w8x1/f1x1/k4", T3,
-     "2060 us on [8,16,4096,128] bf16, flash 3194 us (1.55x); a ring of 2 2083 us"},
-    {128, true, false, "m64n128k16/w8x1/f1x1/k4", T3,
-     "1404 us on [8,16,4096,128] bf16 causal, flash 1744 us (1.24x); a ring of 2 1509 us, "
-     "OVERLAP=pv 1531 us (run 1)"},
-    {128, true, true, "m64n128k16/w8x1/f1x1/k4", T3,
-     "1396 us on [4,32/8,4096,128] bf16 causal, flash 1728 us (1.24x); a ring of 2 1523 us"},
+     "2060 us on [8,16,4096,128] bf16, flash 3194 us (1.55x; tma run 3); a ring of 2 2083 us, a "
+     "producer warp 2077 us, a producer warpgroup 2123 us (wspec run 1)"},
+    {128, true, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
+     "1318 us on [8,16,4096,128] bf16 causal, flash 1716 us (1.30x; wspec run 1); without the "
+     "producer warpgroup and overlap 1391 us, load4 alone 1443 us, load4 with OVERLAP=pv 1445 us"},
+    {128, true, true, "m64n128k16/w8x1/f1x1/k4", T3WG,
+     "1316 us on [4,32/8,4096,128] bf16 causal, flash 1692 us (1.29x; wspec run 1); without the "
+     "producer warpgroup and overlap 1400 us"},
 };
-#undef T2
 #undef T3
+#undef T2W1
+#undef T3WG
 #undef T3PV
-const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tma-run3.json";
+const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-wspec-run1.json; earlier "
+                          "rows in 2026-11-30-h200-tma-run3.json";
 const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tc-final.json; run 3 in "
                        "2026-11-30-h200-tc-run3.json";
 

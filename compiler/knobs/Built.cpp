@@ -87,8 +87,11 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     bool load1 = s.wspec.size() == 1 && s.wspec[0].role == "load" &&
                  (s.wspec[0].warps == 1 || s.wspec[0].warps == 4);
     const StageKnob *kv = atomTile ? s.stage(atomTile->axis) : nullptr;
+    std::string written; // the value as the user wrote it
+    for (const WarpRole &r : s.wspec)
+      written += (written.empty() ? "" : "/") + r.role + std::to_string(r.warps);
     if (!load1)
-      return KnobError{"WSPEC", "warp roles", "load1 or load4 (a producer warp, or a producer warpgroup "
+      return KnobError{"WSPEC", written, "load1 or load4 (a producer warp, or a producer warpgroup "
                                               "that gives its registers to the others; the other roles "
                                               "are not built yet)"};
     if (!wgmma || !kv || kv->transport != Transport::Tma)
