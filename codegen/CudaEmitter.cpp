@@ -87,6 +87,11 @@ __device__ __forceinline__ void attncc_ldmatrix_x4(unsigned *r, const void *p) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
 }
+__device__ __forceinline__ void attncc_ldmatrix_x4_trans(unsigned *r, const void *p) {
+  unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
+}
 __device__ __forceinline__ void attncc_ldmatrix_x2_trans(unsigned *r, const void *p) {
   unsigned s = (unsigned)__cvta_generic_to_shared(p);
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(s) : "memory");
@@ -930,33 +935,48 @@ private:
        << " atoms per warp)\n";
     os << "float " << n << "[" << cnt << "];\n#pragma unroll\n";
     os << "for (int e = 0; e < " << cnt << "; ++e) " << n << "[e] = " << elem(op.getAcc(), "e") << ";\n";
+    // B fragments of n8 tile `nf` (x2), or of `nf` and `nf + 1` (x4,
+    // attncc-ldmatrix-x4: lanes 16-31 address the second tile).
+    auto loadB = [&](bool four) -> LogicalResult {
+      os << "unsigned b[" << (four ? 4 : 2) << "];\n";
+      if (rl == "smem") {
+        std::string buf = ref(op.getRhs());
+        std::string st = std::to_string(smemStride[stagedRead(op.getRhs()).getResult()]);
+        std::string n8 = four ? "(nf + (lane >> 4))" : "nf";
+        std::string fn = four ? "attncc_ldmatrix_x4" : "attncc_ldmatrix_x2";
+        if (kn)
+          os << fn << "_trans(b, &" << buf << "[(kc * 16 + (lane & 7) + ((lane >> 3) & 1) * 8) * " << st
+             << " + " << n8 << " * 8]);\n";
+        else
+          os << fn << "(b, &" << buf << "[(" << n8 << " * 8 + (lane & 7)) * " << st
+             << " + kc * 16 + ((lane >> 3) & 1) * 8]);\n";
+        return success();
+      }
+      if (rl == "b.nk" || rl == "b.kn") {
+        std::string at = "((nf * " + std::to_string(kc) + " + kc) * 2 + r) * 2";
+        os << "#pragma unroll\nfor (int r = 0; r < 2; ++r) b[r] = attncc_pack(" << elem(op.getRhs(), at)
+           << ", " << elem(op.getRhs(), at + " + 1") << ");\n";
+        return success();
+      }
+      return op.emitOpError("right operand layout '") << rl << "' cannot feed mma.sync";
+    };
+    // One atom per row tile for n8 tile `nf + h`.
+    auto mmaRow = [&](const std::string &h, const std::string &bOff) {
+      os << "#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) ";
+      os << (bf ? "attncc_mma_bf16" : "attncc_mma_f16") << "(&" << n << "[(fm * " << nfN << " + nf" << h
+         << ") * 4], a[fm], b" << bOff << ");\n";
+    };
+    // (The n8 tiles come in pairs: both the key block and the head dim are
+    // multiples of 16, the depth of one of the two products.)
+    bool x4 = rl == "smem" && op->hasAttr("attncc.ldmatrix") && nfN % 2 == 0;
     os << "#pragma unroll\nfor (int kc = 0; kc < " << kc << "; ++kc) {\n";
     os.indent();
-    os << "#pragma unroll\nfor (int nf = 0; nf < " << nfN << "; ++nf) {\n";
+    // The A fragments of this k step, loaded once for all n8 tiles.
+    os << "unsigned a[" << fm << "][4];\n#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) {\n";
     os.indent();
-    os << "unsigned b[2];\n";
-    if (rl == "smem") {
-      std::string buf = ref(op.getRhs());
-      std::string st = std::to_string(smemStride[stagedRead(op.getRhs()).getResult()]);
-      if (kn)
-        os << "attncc_ldmatrix_x2_trans(b, &" << buf << "[(kc * 16 + (lane & 7) + ((lane >> 3) & 1) * 8) * "
-           << st << " + nf * 8]);\n";
-      else
-        os << "attncc_ldmatrix_x2(b, &" << buf << "[(nf * 8 + (lane & 7)) * " << st
-           << " + kc * 16 + ((lane >> 3) & 1) * 8]);\n";
-    } else if (rl == "b.nk" || rl == "b.kn") {
-      std::string at = "((nf * " + std::to_string(kc) + " + kc) * 2 + r) * 2";
-      os << "#pragma unroll\nfor (int r = 0; r < 2; ++r) b[r] = attncc_pack(" << elem(op.getRhs(), at)
-         << ", " << elem(op.getRhs(), at + " + 1") << ");\n";
-    } else {
-      return op.emitOpError("right operand layout '") << rl << "' cannot feed mma.sync";
-    }
-    os << "#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) {\n";
-    os.indent();
-    os << "unsigned a[4];\n";
     if (ll == "smem") {
       std::string st = std::to_string(smemStride[stagedRead(op.getLhs()).getResult()]);
-      os << "attncc_ldmatrix_x4(a, &" << ref(op.getLhs()) << "[(warp * " << fm * 16
+      os << "attncc_ldmatrix_x4(a[fm], &" << ref(op.getLhs()) << "[(warp * " << fm * 16
          << " + fm * 16 + (lane & 15)) * " << st << " + kc * 16 + (lane >> 4) * 8]);\n";
     } else {
       std::string at;
@@ -966,14 +986,28 @@ private:
         at = "((fm * " + std::to_string(2 * kc) + " + 2 * kc + (r >> 1)) * 2 + (r & 1)) * 2";
       else
         return op.emitOpError("left operand layout '") << ll << "' cannot feed mma.sync";
-      os << "#pragma unroll\nfor (int r = 0; r < 4; ++r) a[r] = " << packPair(op.getLhs(), at) << ";\n";
+      os << "#pragma unroll\nfor (int r = 0; r < 4; ++r) a[fm][r] = " << packPair(op.getLhs(), at) << ";\n";
     }
-    os << (bf ? "attncc_mma_bf16" : "attncc_mma_f16") << "(&" << n << "[(fm * " << nfN
-       << " + nf) * 4], a, b);\n";
     os.unindent();
     os << "}\n";
-    os.unindent();
-    os << "}\n";
+    if (x4) {
+      os << "#pragma unroll\nfor (int nf = 0; nf < " << nfN << "; nf += 2) { // ldmatrix.x4: two n8 tiles\n";
+      os.indent();
+      if (failed(loadB(true)))
+        return failure();
+      mmaRow("", "");
+      mmaRow(" + 1", " + 2");
+      os.unindent();
+      os << "}\n";
+    } else {
+      os << "#pragma unroll\nfor (int nf = 0; nf < " << nfN << "; ++nf) {\n";
+      os.indent();
+      if (failed(loadB(false)))
+        return failure();
+      mmaRow("", "");
+      os.unindent();
+      os << "}\n";
+    }
     os.unindent();
     os << "}\n";
     return success();

@@ -15,6 +15,9 @@
 //   attncc.ring_slots = 2|3              its number of buffers
 //   attncc.layout = "c"|"row"|...        which thread holds which element
 //   attncc.layouts = [...]               the same for an scf.for's iter_args
+//   attncc.ldmatrix = "x4"               an mma.sync contraction whose B
+//                                        fragments of two n8 tiles come from
+//                                        one ldmatrix.x4 (attncc-ldmatrix-x4)
 //   attncc.turn                          a fold contraction issued in
 //                                        warpgroup turns (attncc-overlap,
 //                                        OVERLAP=wg)

@@ -182,6 +182,20 @@ def Stage : Pass<"attncc-stage", "func::FuncOp"> {
   }];
 }
 
+def LdmatrixX4 : Pass<"attncc-ldmatrix-x4", "func::FuncOp"> {
+  let summary = "STAGE@<axis>=.../x4: read the B fragments of two n8 tiles with one ldmatrix.x4";
+  let description = [{
+    A peephole on the shared-memory read-back. Reads the schedule the
+    function carries (`attncc.schedule`). With `x4` in the STAGE knob of the
+    fold's axis, every `vector.contract` whose right-hand operand is a block
+    staged by sync or cp copies (`attncc.stage`, directly or through a ring
+    iter_arg) is marked `attncc.ldmatrix = "x4"`. The emitter then loads the
+    B fragments of two adjacent n8 tiles with one `ldmatrix.x4` (`.trans`
+    for a [k x n] block) instead of two `ldmatrix.x2`. `x4` on a free axis (a staged Q tile, whose A fragments
+    already come from ldmatrix.x4) is refused with the reason.
+  }];
+}
+
 def Atomize : Pass<"attncc-atomize", "ModuleOp"> {
   let summary = "Give CTA-wide tile vectors fragment layouts (mma.sync m16n8k16 or wgmma m64nNk16)";
   let description = [{

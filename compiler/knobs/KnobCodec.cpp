@@ -67,7 +67,7 @@ std::string familyList() {
 std::string tileTensorGrammar() { return "a:<atom>/w<WM>x<WN>/f<FM>x<FN>/k<bk>"; }
 std::string tileScalarGrammar() { return "n<N>[x<M>]/f<fn>[x<fm>]"; }
 std::string tileGrammar() { return tileTensorGrammar() + " or " + tileScalarGrammar(); }
-std::string stageGrammar() { return "d<depth>/sync|cp|tma[/ring][/pad|/swz128][/p<reg_depth>]"; }
+std::string stageGrammar() { return "d<depth>/sync|cp|tma[/ring][/pad|/swz128][/x4][/p<reg_depth>]"; }
 std::string reduceGrammar() { return "g<n>[a|k]/b<n>/r<n> (each optional, at least one, in this order)"; }
 std::string wspecGrammar() {
   return "<role><n>/... with role one of load, mma, softmax, corr, epilogue (each at most once) and n in 1.." +
@@ -254,6 +254,8 @@ bool parseStage(const Item &it, StageKnob &st, KnobError &err) {
     st.ring = true, ++i;
   if (i < toks.size() && (toks[i] == "pad" || toks[i] == "swz128"))
     st.layout = toks[i] == "pad" ? SmemLayout::Pad : SmemLayout::Swz128, ++i;
+  if (i < toks.size() && toks[i] == "x4")
+    st.x4 = true, ++i;
   if (i < toks.size() && toks[i][0] == 'p' && toks[i] != "pad") {
     if (!intIn(toks[i].substr(1), 1, kMaxRegDepth, st.regDepth))
       return fail(err, it.knob, toks[i], "p<reg_depth> with reg_depth in 1.." + num(kMaxRegDepth));
@@ -261,11 +263,11 @@ bool parseStage(const Item &it, StageKnob &st, KnobError &err) {
   }
   if (i < toks.size()) {
     std::string_view t = toks[i];
-    bool known = t == "ring" || t == "pad" || t == "swz128" || t == "sync" || t == "cp" || t == "tma" ||
-                 t[0] == 'p' || t[0] == 'd';
+    bool known = t == "ring" || t == "pad" || t == "swz128" || t == "x4" || t == "sync" || t == "cp" ||
+                 t == "tma" || t[0] == 'p' || t[0] == 'd';
     return fail(err, it.knob, t,
                 known ? "tokens in the order " + stageGrammar() + ", each at most once"
-                      : "ring, pad, swz128 or p<reg_depth> after the transport, as in " + stageGrammar());
+                      : "ring, pad, swz128, x4 or p<reg_depth> after the transport, as in " + stageGrammar());
   }
   if (st.ring && st.depth < 2)
     return fail(err, it.knob, "ring", "ring only with depth >= 2 (a ring needs at least two stages; got d" +
@@ -275,6 +277,10 @@ bool parseStage(const Item &it, StageKnob &st, KnobError &err) {
   if (st.layout == SmemLayout::Pad && st.transport == Transport::Tma)
     return fail(err, it.knob, "pad",
                 "swz128 or no layout token with tma (TMA writes dense boxes; pad is for sync or cp)");
+  if (st.x4 && (st.transport == Transport::Tma || st.layout == SmemLayout::Swz128))
+    return fail(err, it.knob, "x4",
+                "x4 only with sync or cp and a dense or padded block (ldmatrix feeds mma.sync; wgmma "
+                "reads swizzled blocks through descriptors)");
   return true;
 }
 
@@ -498,6 +504,7 @@ std::string printKnobs(const Schedule &s) {
     if (st.ring) v += "/ring";
     if (st.layout == SmemLayout::Pad) v += "/pad";
     if (st.layout == SmemLayout::Swz128) v += "/swz128";
+    if (st.x4) v += "/x4";
     if (st.regDepth > 0) v += "/p" + num(st.regDepth);
     out.push_back("STAGE@" + st.axis + "=" + v);
   }
@@ -543,7 +550,7 @@ bool TileKnob::operator==(const TileKnob &o) const {
 
 bool StageKnob::operator==(const StageKnob &o) const {
   return axis == o.axis && depth == o.depth && transport == o.transport && ring == o.ring && layout == o.layout &&
-         regDepth == o.regDepth;
+         x4 == o.x4 && regDepth == o.regDepth;
 }
 
 bool ReduceKnob::operator==(const ReduceKnob &o) const {

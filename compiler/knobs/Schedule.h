@@ -56,6 +56,7 @@ struct StageKnob {
   Transport transport = Transport::Sync;
   bool ring = false;
   SmemLayout layout = SmemLayout::Dense;
+  bool x4 = false;  // B fragments of two n8 tiles per ldmatrix.x4 (mma.sync)
   int regDepth = 0; // 0 = absent
   bool operator==(const StageKnob &o) const;
 };
