@@ -24,11 +24,11 @@ const Entry kMeasured[] = {
 };
 const char *kWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-scalar-defaults.json";
 
-/// Tensor-core prefill schedules, measured on the H200 by
-/// scripts/gpu-tc-perf.sh: candidates over bench/perf-tc.txt (run 3,
-/// bench/results/2026-11-30-h200-tc-run3.json), the chosen rows again at the
-/// final commit over bench/perf-default.txt (tc-final.json); flash = PyTorch's
-/// flash backend in the same device call. Head dims up to 64 share the d64 rows,
+/// mma.sync prefill schedules (every tensor-core target), measured on the
+/// H200 by scripts/gpu-tc-perf.sh: candidates over bench/perf-tc.txt (run 3,
+/// bench/results/2026-11-30-h200-tc-run3.json), then with and without the
+/// ldmatrix.x4 peephole over bench/perf-x4.txt (2026-11-30-h200-x4-run2.json);
+/// flash = PyTorch's flash backend in the same device call. Head dims up to 64 share the d64 rows,
 /// 96 and 128 the d128 rows.
 struct TcEntry {
   int maxHeadDim;
@@ -39,18 +39,22 @@ struct TcEntry {
   const char *measured;
 };
 #define QRING "STAGE@kv=d2/cp/ring/pad,STAGE@q=d1/cp/pad,EXP=ex2"
+#define QRINGX4 "STAGE@kv=d2/cp/ring/pad/x4,STAGE@q=d1/cp/pad,EXP=ex2"
 const TcEntry kTensorCore[] = {
-    {64, false, false, "m16n8k16/w4x1/f2x8/k4", QRING,
-     "142.9 us on [1,8,4096,64] f16, flash 119.0 us (run 3: Q in registers 144.6 us)"},
+    {64, false, false, "m16n8k16/w4x1/f2x8/k4", QRINGX4,
+     "143.6 us on [1,8,4096,64] f16, flash 122.0 us (x4 run 2); without x4 145.1 us"},
     {64, true, false, "m16n8k16/w8x1/f1x16/k4", QRING,
-     "151.6 us on [1,8,4096,64] f16 causal, flash 119.7 us (w4x1/f2x8 165.4 us)"},
-    {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRING,
-     "4285 us on [8,16,4096,128] bf16, flash 3185 us (run 3: Q in registers w4x1/f1x8 5186 us)"},
-    {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRING,
-     "2503 us on [8,16,4096,128] bf16 causal, flash 1726 us (run 3: w4x1/f1x8 3166 us)"},
-    {128, true, true, "m16n8k16/w4x1/f2x4/k4", QRING,
-     "2499 us on [4,32/8,4096,128] bf16 causal, flash 1696 us (run 3: w8x1/f1x4 ring 3535 us)"},
+     "149.0 us on [1,8,4096,64] f16 causal, flash 118.8 us (x4 run 2); with x4 153.0 us, "
+     "w4x1/f2x8 165.4 us (tc run 3)"},
+    {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
+     "4037 us on [8,16,4096,128] bf16, flash 3243 us (x4 run 2); without x4 4127 us"},
+    {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
+     "2378 us on [8,16,4096,128] bf16 causal, flash 1747 us (x4 run 2); without x4 2474 us"},
+    {128, true, true, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
+     "2429 us on [4,32/8,4096,128] bf16 causal, flash 1759 us (x4 run 2); without x4 2499 us "
+     "(tc final)"},
 };
+#undef QRINGX4
 #undef QRING
 
 /// wgmma prefill schedules (sm_90a only: wgmma is an arch-specific
@@ -64,33 +68,30 @@ const TcEntry kTensorCore[] = {
 /// need rows of whole 128 bytes: head dims 64 and 128.
 #define T2W1 "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,WSPEC=load1,EXP=ex2"
 #define T3WG "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,WSPEC=load4,EXP=ex2,OVERLAP=pv+wg"
-#define T3 "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
-#define T3PV "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2,OVERLAP=pv"
 const TcEntry kWgmma[] = {
     {64, false, false, "m64n128k16/w8x1/f1x1/k4", T2W1,
-     "93.7 us on [1,8,4096,64] f16, flash 120.9 us (1.29x; wspec run 1); without the producer "
-     "warp 107.2 us, a producer warpgroup (load4) 98.7 us, 64-key blocks 103.6 us"},
-    {64, true, false, "m64n128k16/w8x1/f1x1/k4", T3PV,
-     "112.0 us on [1,8,4096,64] f16 causal, flash 120.9 us (1.08x; tma run 3); with a producer "
-     "warpgroup 113.3 us (wspec run 1)"},
-    {128, false, false, "m64n128k16/w8x1/f1x1/k4", T3,
-     "2060 us on [8,16,4096,128] bf16, flash 3194 us (1.55x; tma run 3); a ring of 2 2083 us, a "
-     "producer warp 2077 us, a producer warpgroup 2123 us (wspec run 1)"},
+     "93.7 us on [1,8,4096,64] f16, flash 120.9 us (1.29x; wspec run 1; 93.4 us, 1.31x in x4 run "
+     "2); without the producer warp 107.2 us, a producer warpgroup (load4) 98.7 us, with "
+     "OVERLAP=pv+wg 96.7 us"},
+    {64, true, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
+     "101.6 us on [1,8,4096,64] f16 causal, flash 118.8 us (1.17x; x4 run 2); without producers "
+     "(OVERLAP=pv) 112.6 us, a producer warp with OVERLAP=pv 118.4 us"},
+    {128, false, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
+     "1893 us on [8,16,4096,128] bf16, flash 3243 us (1.71x; x4 run 2); without producers or "
+     "overlap 2051 us, load4 with OVERLAP=wg 2063 us"},
     {128, true, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
-     "1318 us on [8,16,4096,128] bf16 causal, flash 1716 us (1.30x; wspec run 1); without the "
-     "producer warpgroup and overlap 1391 us, load4 alone 1443 us, load4 with OVERLAP=pv 1445 us"},
+     "1318 us on [8,16,4096,128] bf16 causal, flash 1716 us (1.30x; wspec run 1; 1313 us, 1.33x "
+     "in x4 run 2); without the producer warpgroup and overlap 1391 us, load4 alone 1443 us"},
     {128, true, true, "m64n128k16/w8x1/f1x1/k4", T3WG,
-     "1316 us on [4,32/8,4096,128] bf16 causal, flash 1692 us (1.29x; wspec run 1); without the "
-     "producer warpgroup and overlap 1400 us"},
+     "1316 us on [4,32/8,4096,128] bf16 causal, flash 1692 us (1.29x; wspec run 1; 1314 us, 1.34x "
+     "in x4 run 2); without the producer warpgroup and overlap 1400 us"},
 };
-#undef T3
 #undef T2W1
 #undef T3WG
-#undef T3PV
-const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-wspec-run1.json; earlier "
-                          "rows in 2026-11-30-h200-tma-run3.json";
-const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-tc-final.json; run 3 in "
-                       "2026-11-30-h200-tc-run3.json";
+const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-x4-run2.json and "
+                          "-wspec-run1.json; earlier rows in 2026-11-30-h200-tma-run3.json";
+const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-x4-run2.json; earlier rows in "
+                       "2026-11-30-h200-tc-final.json and -tc-run3.json";
 
 } // namespace
 
