@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Support/IndentedOstream.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -1199,6 +1200,11 @@ private:
   }
 
   LogicalResult emitIf(scf::IfOp op) {
+    // Products issued before the branch and not read in it (emitOp waited
+    // for those) stay pending across it; each branch waits for its own.
+    SmallVector<PendingMma> outer;
+    std::swap(outer, pendingMma);
+    auto restore = llvm::make_scope_exit([&] { pendingMma.insert(pendingMma.begin(), outer.begin(), outer.end()); });
     SmallVector<std::string> vars;
     for (Value r : op.getResults()) {
       std::string n = define(r);
@@ -1304,7 +1310,15 @@ private:
     if (producerMode && !fullEmit)
       return emitProducerOp(op);
     if (!pendingMma.empty()) {
-      if (op.getNumRegions() || isa<gpu::ReturnOp>(op))
+      if (auto i = dyn_cast<scf::IfOp>(op)) {
+        // Only the products a branch reads are waited for: the others stay
+        // in flight across the branch (emitIf keeps them pending).
+        i->walk([&](Operation *in) {
+          for (Value v : in->getOperands())
+            if (Operation *def = v.getParentBlock()->getParentOp(); !def || !i->isAncestor(def))
+              waitMma(v);
+        });
+      } else if (op.getNumRegions() || isa<gpu::ReturnOp>(op))
         flushMma();
       else
         for (Value v : op.getOperands())

@@ -137,6 +137,10 @@ public:
                    f.getResult(i)},
                   f);
         })
+        .Case([&](scf::IfOp i) {
+          for (unsigned n = 0; n < i.getNumResults(); ++n)
+            unify({i.getResult(n), i.thenYield().getOperand(n), i.elseYield().getOperand(n)}, i);
+        })
         .Default([&](Operation *o) {
           if (!isa<arith::ArithDialect, math::MathDialect>(o->getDialect()))
             return;

@@ -97,21 +97,49 @@ struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {
     return std::nullopt;
   }
 
+  /// A select that keeps x or masks it to -inf: select(c, x, -inf) scaled
+  /// by a positive constant is select(c, x * k, -inf).
+  static bool isNegInfMask(arith::SelectOp s) {
+    std::optional<double> f = splatValue(s.getFalseValue());
+    return f && std::isinf(*f) && *f < 0;
+  }
+
   /// fma(y * c, log2e, z) -> fma(y, c * log2e, z), and the row maxima of
-  /// y * c from y (see the header).
+  /// y * c from y (see the header). The product may also reach the FMA
+  /// through the mask attncc-split-mask builds,
+  ///   a = scf.if %inside { yield y * c } else { select(..(y * c)..); yield },
+  /// with -inf as every select's masked value: positive scaling commutes
+  /// with both, so the branches yield y and its masked form instead.
   static void foldScale(math::FmaOp fma, double log2e) {
-    auto mul = fma.getA().getDefiningOp<arith::MulFOp>();
+    Value a = fma.getA();
+    arith::MulFOp mul = a.getDefiningOp<arith::MulFOp>();
+    SmallVector<OpOperand *> throughIf; // the uses of y * c inside the branches
+    if (auto i = a.getDefiningOp<scf::IfOp>(); i && i.getNumResults() == 1) {
+      Value t = i.thenYield().getOperand(0), e = i.elseYield().getOperand(0);
+      mul = t.getDefiningOp<arith::MulFOp>();
+      // The else branch: a chain of -inf masks whose first keeps y * c.
+      auto sel = e.getDefiningOp<arith::SelectOp>();
+      while (sel && isNegInfMask(sel) && sel->hasOneUse() && sel.getTrueValue() != t)
+        sel = sel.getTrueValue().getDefiningOp<arith::SelectOp>();
+      if (!mul || !sel || !isNegInfMask(sel) || sel.getTrueValue() != t)
+        return;
+      for (OpOperand &u : mul->getUses())
+        if (u.getOwner() != i.thenYield().getOperation() && u.getOwner() != sel.getOperation())
+          return;
+      for (OpOperand &u : mul->getUses())
+        throughIf.push_back(&u);
+    }
     if (!mul)
       return;
     std::optional<double> c = splatValue(mul.getRhs());
     if (!c || !(*c > 0))
       return;
     SmallVector<vector::MultiDimReductionOp> maxima;
-    for (Operation *u : mul->getUsers()) {
+    for (Operation *u : a.getUsers()) {
       if (u == fma.getOperation())
         continue;
       auto r = dyn_cast<vector::MultiDimReductionOp>(u);
-      if (!r || r.getKind() != vector::CombiningKind::MAXIMUMF || r.getSource() != mul.getResult() ||
+      if (!r || r.getKind() != vector::CombiningKind::MAXIMUMF || r.getSource() != a ||
           !isa<VectorType>(r.getDest().getType()))
         return;
       maxima.push_back(r);
@@ -119,12 +147,17 @@ struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {
     if (fma.getA() == fma.getB() || fma.getA() == fma.getC())
       return;
     Value y = mul.getLhs();
+    // What the row maxima and the FMA read once the scale is gone: y, or the
+    // branch's result, which now carries y (masked).
+    Value unscaled = throughIf.empty() ? y : a;
+    for (OpOperand *u : throughIf)
+      u->set(y);
     for (vector::MultiDimReductionOp r : maxima) {
       OpBuilder b(r);
       Location loc = r.getLoc();
       Type t = r.getDest().getType();
       Value ninf = splat(b, loc, t, -std::numeric_limits<double>::infinity());
-      auto ry = vector::MultiDimReductionOp::create(b, loc, y, ninf, r.getReductionMask(),
+      auto ry = vector::MultiDimReductionOp::create(b, loc, unscaled, ninf, r.getReductionMask(),
                                                     vector::CombiningKind::MAXIMUMF);
       Value scaled = arith::MulFOp::create(b, loc, ry.getResult(), splat(b, loc, t, *c));
       Value m = arith::MaximumFOp::create(b, loc, r.getAcc(), scaled);
@@ -132,7 +165,7 @@ struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {
       r.erase();
     }
     OpBuilder b(fma);
-    fma.getAMutable().assign(y);
+    fma.getAMutable().assign(unscaled);
     fma.getBMutable().assign(splat(b, fma.getLoc(), fma.getType(), *c * log2e));
     mul.erase();
   }

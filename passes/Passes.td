@@ -154,6 +154,25 @@ def Hoist : Pass<"attncc-hoist", "func::FuncOp"> {
   }];
 }
 
+def SplitMask : Pass<"attncc-split-mask", "func::FuncOp"> {
+  let summary = "Blocks inside the mask skip it: each fold's mask selects go under a per-block scf.if";
+  let description = [{
+    In each fold (an `scf.for` whose body holds a `vector.contract`), a chain
+    of `arith.select %c, %x, %id` (`%id` a splat constant, each select the
+    next one's true value) whose conditions are signed comparisons of index
+    vectors (block offset + `vector.step`, broadcasts of scalars, constants,
+    `addi`/`subi`, `andi` of such) becomes
+    `scf.if %all { yield %x } else { comparisons; selects; yield }`, with
+    `%all` the scalar test that every condition holds over the whole block,
+    found by interval arithmetic on the index vectors (a <= b everywhere iff
+    max a <= min b). Blocks below the causal diagonal and before a symbolic
+    end then skip the per-element index math, compares and selects. A chain
+    whose condition is outside that grammar is left alone. Bitwise the same
+    result.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def Stage : Pass<"attncc-stage", "func::FuncOp"> {
   let summary = "STAGE@<axis>=d<1|2|3>/sync|cp[/ring][/pad|/swz128]: the contract's block operands go through shared memory";
   let description = [{

@@ -87,3 +87,71 @@ func.func @libm(%x: vector<64xf32>) -> vector<64xf32> {
   %e = math.exp %x : vector<64xf32>
   return %e : vector<64xf32>
 }
+
+// -----
+
+// The scaled scores reach the exponent through attncc-split-mask's branch:
+// the block inside the mask yields s = qk * c, the boundary block masks s to
+// -inf. Scaling by c > 0 commutes with both, so the branches yield qk and
+// its masked form, and the scale folds into the FMA and the row maximum.
+
+// CHECK-LABEL: func.func @through_mask
+// CHECK-SAME:  (%[[QK:[^:]+]]: vector<64x64xf32>, %{{[^:]+}}: vector<64xf32>, %[[IN:[^:]+]]: i1, %[[C:[^:]+]]: vector<64x64xi1>)
+// CHECK-NOT:   arith.mulf %[[QK]]
+// CHECK:       %[[A:.+]] = scf.if %[[IN]] -> (vector<64x64xf32>) {
+// CHECK-NEXT:    scf.yield %[[QK]] : vector<64x64xf32>
+// CHECK-NEXT:  } else {
+// CHECK-NEXT:    %[[SEL:.+]] = arith.select %[[C]], %[[QK]], %{{.+}} : vector<64x64xi1>, vector<64x64xf32>
+// CHECK-NEXT:    scf.yield %[[SEL]] : vector<64x64xf32>
+// CHECK-NEXT:  }
+// CHECK:       %[[R:.+]] = vector.multi_reduction <maximumf>, %[[A]]
+// CHECK:       %[[RS:.+]] = arith.mulf %[[R]], %{{.+}} : vector<64xf32>
+// CHECK-NEXT:  arith.maximumf %{{.+}}, %[[RS]] : vector<64xf32>
+// CHECK:       %[[CL:.+]] = arith.constant dense<0.180336878> : vector<64x64xf32>
+// CHECK-NEXT:  math.fma %[[A]], %[[CL]], %{{.+}} : vector<64x64xf32>
+#ex2 = #monoid.schedule<"EXP=ex2">
+func.func @through_mask(%qk: vector<64x64xf32>, %m: vector<64xf32>, %in: i1, %c: vector<64x64xi1>) -> vector<64x64xf32> attributes {attncc.schedule = #ex2} {
+  %k = arith.constant dense<0.125> : vector<64x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : vector<64x64xf32>
+  %s = arith.mulf %qk, %k : vector<64x64xf32>
+  %a = scf.if %in -> (vector<64x64xf32>) {
+    scf.yield %s : vector<64x64xf32>
+  } else {
+    %sel = arith.select %c, %s, %ninf : vector<64x64xi1>, vector<64x64xf32>
+    scf.yield %sel : vector<64x64xf32>
+  }
+  %m1 = vector.multi_reduction <maximumf>, %a, %m [1] : vector<64x64xf32> to vector<64xf32>
+  %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+  %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+  %x = arith.subf %a, %mb : vector<64x64xf32>
+  %p = math.exp %x : vector<64x64xf32>
+  return %p : vector<64x64xf32>
+}
+
+// -----
+
+// A mask whose masked value is not -inf (here 0) does not commute with the
+// scale's fold into the row maximum: no fold.
+
+// CHECK-LABEL: func.func @through_zero_mask
+// CHECK:       %[[S:.+]] = arith.mulf
+// CHECK:       scf.if
+// CHECK-NEXT:    scf.yield %[[S]]
+#ex2 = #monoid.schedule<"EXP=ex2">
+func.func @through_zero_mask(%qk: vector<64x64xf32>, %m: vector<64xf32>, %in: i1, %c: vector<64x64xi1>) -> vector<64x64xf32> attributes {attncc.schedule = #ex2} {
+  %k = arith.constant dense<0.125> : vector<64x64xf32>
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %s = arith.mulf %qk, %k : vector<64x64xf32>
+  %a = scf.if %in -> (vector<64x64xf32>) {
+    scf.yield %s : vector<64x64xf32>
+  } else {
+    %sel = arith.select %c, %s, %zero : vector<64x64xi1>, vector<64x64xf32>
+    scf.yield %sel : vector<64x64xf32>
+  }
+  %m1 = vector.multi_reduction <maximumf>, %a, %m [1] : vector<64x64xf32> to vector<64xf32>
+  %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+  %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+  %x = arith.subf %a, %mb : vector<64x64xf32>
+  %p = math.exp %x : vector<64x64xf32>
+  return %p : vector<64x64xf32>
+}
