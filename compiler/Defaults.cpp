@@ -44,15 +44,16 @@ const TcEntry kTensorCore[] = {
     {64, false, false, "m16n8k16/w4x1/f2x8/k4", QRINGX4,
      "143.6 us on [1,8,4096,64] f16, flash 122.0 us (x4 run 2); without x4 145.1 us"},
     {64, true, false, "m16n8k16/w8x1/f1x16/k4", QRING,
-     "149.0 us on [1,8,4096,64] f16 causal, flash 118.8 us (x4 run 2); with x4 153.0 us, "
-     "w4x1/f2x8 165.4 us (tc run 3)"},
+     "134.7 us on [1,8,4096,64] f16 causal, flash 119.2 us (split-mask run 3; 150.1 us before "
+     "the mask split); with x4 153.0 us (x4 run 2)"},
     {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
      "4037 us on [8,16,4096,128] bf16, flash 3243 us (x4 run 2); without x4 4127 us"},
     {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
-     "2378 us on [8,16,4096,128] bf16 causal, flash 1747 us (x4 run 2); without x4 2474 us"},
+     "2276 us on [8,16,4096,128] bf16 causal (split-mask run 3; 2406 us before the mask split; "
+     "flash 1747 us in x4 run 2); without x4 2474 us (x4 run 2)"},
     {128, true, true, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
-     "2429 us on [4,32/8,4096,128] bf16 causal, flash 1759 us (x4 run 2); without x4 2499 us "
-     "(tc final)"},
+     "2429 us on [4,32/8,4096,128] bf16 causal, flash 1759 us (x4 run 2, before the mask "
+     "split); without x4 2499 us (tc final)"},
 };
 #undef QRINGX4
 #undef QRING
@@ -62,36 +63,37 @@ const TcEntry kTensorCore[] = {
 /// staged by TMA through an mbarrier pipeline: candidates over
 /// bench/perf-tma.txt, perf-tune2.txt and perf-tune3.txt
 /// (bench/results/2026-11-30-h200-tma-run{1,2,3}.json), then with producer
-/// warps over bench/perf-wspec.txt (2026-11-30-h200-wspec-run1.json); flash =
-/// PyTorch's flash backend in the same device call. A ring of 3 lets the
+/// warps over bench/perf-wspec.txt and perf-x4.txt (-wspec-run1.json,
+/// -x4-run2.json), then with attncc-split-mask (-splitmask-run3.json, whose
+/// call timed PyTorch only on the d64 shapes); flash = PyTorch's flash
+/// backend in the same device call. A ring of 3 lets the
 /// producer refill the buffer freed an iteration earlier. The swizzled blocks
 /// need rows of whole 128 bytes: head dims 64 and 128.
 #define T2W1 "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,WSPEC=load1,EXP=ex2"
 #define T3WG "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,WSPEC=load4,EXP=ex2,OVERLAP=pv+wg"
 const TcEntry kWgmma[] = {
     {64, false, false, "m64n128k16/w8x1/f1x1/k4", T2W1,
-     "93.7 us on [1,8,4096,64] f16, flash 120.9 us (1.29x; wspec run 1; 93.4 us, 1.31x in x4 run "
-     "2); without the producer warp 107.2 us, a producer warpgroup (load4) 98.7 us, with "
-     "OVERLAP=pv+wg 96.7 us"},
+     "94.5 us on [1,8,4096,64] f16, flash 124.2 us (1.31x; split-mask run 3); without the "
+     "producer warp 107.2 us, a producer warpgroup (load4) 98.7 us (wspec run 1)"},
     {64, true, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
-     "101.6 us on [1,8,4096,64] f16 causal, flash 118.8 us (1.17x; x4 run 2); without producers "
-     "(OVERLAP=pv) 112.6 us, a producer warp with OVERLAP=pv 118.4 us"},
+     "82.1 us on [1,8,4096,64] f16 causal, flash 119.2 us (1.45x; split-mask run 3; 102.5 us "
+     "before the mask split); without producers (OVERLAP=pv) 112.6 us (x4 run 2)"},
     {128, false, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
      "1893 us on [8,16,4096,128] bf16, flash 3243 us (1.71x; x4 run 2); without producers or "
      "overlap 2051 us, load4 with OVERLAP=wg 2063 us"},
     {128, true, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
-     "1318 us on [8,16,4096,128] bf16 causal, flash 1716 us (1.30x; wspec run 1; 1313 us, 1.33x "
-     "in x4 run 2); without the producer warpgroup and overlap 1391 us, load4 alone 1443 us"},
+     "1131 us on [8,16,4096,128] bf16 causal (split-mask run 3; 1322 us before the mask split; "
+     "flash 1747 us in x4 run 2); without the producer warpgroup and overlap 1391 us (wspec run 1)"},
     {128, true, true, "m64n128k16/w8x1/f1x1/k4", T3WG,
-     "1316 us on [4,32/8,4096,128] bf16 causal, flash 1692 us (1.29x; wspec run 1; 1314 us, 1.34x "
-     "in x4 run 2); without the producer warpgroup and overlap 1400 us"},
+     "1126 us on [4,32/8,4096,128] bf16 causal (split-mask run 3; 1323 us before the mask split; "
+     "flash 1759 us in x4 run 2); without the producer warpgroup and overlap 1400 us (wspec run 1)"},
 };
 #undef T2W1
 #undef T3WG
-const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-x4-run2.json and "
-                          "-wspec-run1.json; earlier rows in 2026-11-30-h200-tma-run3.json";
-const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-x4-run2.json; earlier rows in "
-                       "2026-11-30-h200-tc-final.json and -tc-run3.json";
+const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-splitmask-run3.json, "
+                          "-x4-run2.json and -wspec-run1.json";
+const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-splitmask-run3.json and "
+                       "-x4-run2.json; earlier rows in 2026-11-30-h200-tc-final.json";
 
 } // namespace
 
