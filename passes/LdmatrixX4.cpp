@@ -44,8 +44,8 @@ struct LdmatrixX4Pass : mlir::attncc::impl::LdmatrixX4Base<LdmatrixX4Pass> {
     for (const ::attncc::StageKnob &k : s.stages) {
       if (!k.x4)
         continue;
-      bool fold = llvm::any_of(s.tiles, [&](const ::attncc::TileKnob &t) { return t.atom && t.axis == k.axis; });
-      if (!fold) {
+      const ::attncc::TileKnob *tile = s.tile(k.axis);
+      if (!tile || !tile->atom) { // not the axis a tensor-core TILE folds
         f.emitError() << "knob STAGE@" << k.axis << ": 'x4' is not allowed; expected x4 only on the "
                       << "axis the fold tiles (TILE@<axis>): a staged " << k.axis
                       << " tile is a left operand, whose A fragments are already read by ldmatrix.x4";
