@@ -317,6 +317,13 @@ private:
     return c && isa<VectorType>(v.getType());
   }
 
+  /// The element type of a register array: index vectors (row and key
+  /// indices of a tile, for masks) are 32-bit; lengths are below 2^31.
+  static std::string regType(Type t) {
+    if (auto vt = dyn_cast<VectorType>(t); vt && vt.getElementType().isIndex())
+      return "int";
+    return scalarType(t);
+  }
   static std::string scalarType(Type t) {
     t = getElementTypeOrSelf(t);
     if (t.isF16()) return "__half";
@@ -1020,7 +1027,7 @@ private:
   /// vector result.
   LogicalResult elementwise(Operation *op, const Fmt &f) {
     Value r = op->getResult(0);
-    std::string t = scalarType(r.getType());
+    std::string t = regType(r.getType());
     if (t.empty())
       return op->emitOpError("has a type the CUDA emitter does not know: ") << r.getType();
     std::string name = define(r);
@@ -1111,7 +1118,7 @@ private:
       os << scalarType(v.getType()) << " *" << name << "; // a block in shared memory\n";
       return;
     }
-    os << scalarType(v.getType()) << " " << name;
+    os << regType(v.getType()) << " " << name;
     if (isa<VectorType>(v.getType()))
       os << "[" << count(v) << "]";
     os << ";\n";
@@ -1248,9 +1255,14 @@ private:
     case P::uge: text = ">="; isUnsigned = true; break;
     }
     std::string t = text;
-    return elementwise(op, [t, isUnsigned](ArrayRef<std::string> a) {
+    // Index vectors compare in 32 bits (regType), scalars in 64.
+    bool narrow = isa<VectorType>(op.getLhs().getType()) && getElementTypeOrSelf(op.getLhs().getType()).isIndex();
+    return elementwise(op, [t, isUnsigned, narrow](ArrayRef<std::string> a) {
       if (isUnsigned)
-        return "((unsigned long long)" + a[0] + " " + t + " (unsigned long long)" + a[1] + ")";
+        return std::string(narrow ? "((unsigned)" : "((unsigned long long)") + a[0] + " " + t +
+               (narrow ? " (unsigned)" : " (unsigned long long)") + a[1] + ")";
+      if (narrow)
+        return "((int)" + a[0] + " " + t + " (int)" + a[1] + ")";
       return "(" + a[0] + " " + t + " " + a[1] + ")";
     });
   }

@@ -25,6 +25,10 @@
 // Sizes: batch, seq_q and seq_k may be symbolic; a symbolic extent with value
 // 0 means "unknown" (fine for compiling, not for running). Every size is at
 // most 2^31 - 1 so that element counts and kernel indices cannot overflow.
+// The lengths seq_q, seq_k and the window are at most 2^29: the kernels keep
+// a tile's row and key indices (which only masks read) as 32-bit ints, and a
+// mask adds up to three of these (row + (seq_k - seq_q) - window) plus a
+// block, which stays below 2^31.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/problem/Problem.h"
@@ -43,6 +47,7 @@ using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
 constexpr int64_t kMaxSize = 2147483647; // 2^31 - 1
+constexpr int64_t kMaxLength = 536870912; // 2^29: seq_q, seq_k, window
 constexpr int64_t kHeadDims[] = {32, 64, 96, 128, 256};
 constexpr const char *kHeadDimsText = "one of 32, 64, 96, 128, 256";
 constexpr const char *kKeys[] = {"kind",   "batch",  "heads_q", "heads_kv", "seq_q",
@@ -86,6 +91,15 @@ std::optional<ProblemError> checkExtent(const char *name, Extent e) {
                      std::string(name) + " must be >= 1 (or \"?\" when symbolic)");
   if (e.value > kMaxSize)
     return makeError(name, fmtExtent(e), std::string(name) + " must be <= 2147483647");
+  return std::nullopt;
+}
+
+std::optional<ProblemError> checkLength(const char *name, Extent e) {
+  if (auto err = checkExtent(name, e))
+    return err;
+  if (e.value > kMaxLength)
+    return makeError(name, fmtExtent(e),
+                     std::string(name) + " must be <= 536870912 (2^29: mask indices are 32-bit)");
   return std::nullopt;
 }
 
@@ -175,9 +189,9 @@ std::optional<ProblemError> validate(const Problem &p) {
     return makeError("heads_kv", std::to_string(p.heads_kv),
                      "must equal heads_q (" + std::to_string(p.heads_q) + ") for kind " +
                          kindName(p.kind));
-  if (auto e = checkExtent("seq_q", p.seq_q))
+  if (auto e = checkLength("seq_q", p.seq_q))
     return e;
-  if (auto e = checkExtent("seq_k", p.seq_k))
+  if (auto e = checkLength("seq_k", p.seq_k))
     return e;
   if (attention) {
     bool known = false;
@@ -205,6 +219,9 @@ std::optional<ProblemError> validate(const Problem &p) {
   if (p.window && *p.window < 0)
     return makeError("window", std::to_string(*p.window),
                      "window must be >= 0 (keys within window of the diagonal)");
+  if (p.window && *p.window > kMaxLength)
+    return makeError("window", std::to_string(*p.window),
+                     "window must be <= 536870912 (2^29: mask indices are 32-bit)");
   if (p.softcap && !(std::isfinite(*p.softcap) && *p.softcap > 0))
     return makeError("softcap", fmtDouble(*p.softcap), "softcap must be finite and > 0");
   if (!p.bias && p.bias_batch_broadcast)

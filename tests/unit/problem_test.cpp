@@ -85,6 +85,20 @@ TEST_CASE("validate: sizes", "[problem]") {
         "invalid seq_k = -3: seq_k must be >= 1 (or \"?\" when symbolic)");
   CHECK(validateError(attention(1, 1, 1, 3000000000LL, 1, 64)) ==
         "invalid seq_q = 3000000000: seq_q must be <= 2147483647");
+  // Lengths are capped at 2^29 (32-bit mask indices); 2^29 itself is fine.
+  CHECK(validateError(attention(1, 1, 1, 536870913LL, 1, 64)) ==
+        "invalid seq_q = 536870913: seq_q must be <= 536870912 (2^29: mask indices are 32-bit)");
+  CHECK(validateError(attention(1, 1, 1, 1, 536870913LL, 64)) ==
+        "invalid seq_k = 536870913: seq_k must be <= 536870912 (2^29: mask indices are 32-bit)");
+  CHECK(validateError(attention(1, 1, 1, 536870912LL, 536870912LL, 64)).empty());
+  {
+    Problem w = attention(1, 1, 1, 8, 8, 64);
+    w.window = 536870913LL;
+    CHECK(validateError(w) ==
+          "invalid window = 536870913: window must be <= 536870912 (2^29: mask indices are 32-bit)");
+    w.window = 536870912LL;
+    CHECK(validateError(w).empty());
+  }
 
   // Symbolic with value 0 = unknown: allowed; negative never.
   Problem s = attention(1, 1, 1, 1, 1, 64);
