@@ -239,6 +239,7 @@ private:
   DenseMap<Value, Value> spreadOf;      // vector.broadcast of a row/col vector -> its source
   DenseMap<Value, std::string> smemOf;  // staged block -> its __shared__ array
   DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
+  DenseMap<Operation *, std::string> handoffSlab; // REPACK=smem: contraction -> its P slab
   llvm::DenseMap<int64_t, std::string> ringBuf; // attncc.ring id -> its __shared__ array
   SmallVector<Value> pendingStages;     // copies issued, not yet waited for
   struct TmaBuf {
@@ -977,14 +978,29 @@ private:
     // (The n8 tiles come in pairs: both the key block and the head dim are
     // multiples of 16, the depth of one of the two products.)
     bool x4 = rl == "smem" && op->hasAttr("attncc.ldmatrix") && nfN % 2 == 0;
+    // REPACK=smem (attncc-handoff): the C fragments of the left operand go
+    // to this warp's rows of a shared slab and come back as A fragments.
+    std::string slab;
+    int64_t slabStride = lhsT.getDimSize(1) + 128 / lhsT.getElementTypeBitWidth();
+    if (auto it = handoffSlab.find(op); it != handoffSlab.end()) {
+      if (ll != "c")
+        return op.emitOpError("REPACK=smem needs the left operand in C fragments, not '") << ll << "'";
+      slab = it->second;
+      SmallVector<std::string> rc = coords(lhsT, "c", "e");
+      os << "__syncwarp(); // REPACK=smem: this warp is done reading its rows of " << slab << "\n";
+      os << "#pragma unroll\nfor (int e = 0; e < " << count(op.getLhs()) << "; ++e) " << slab << "[(" << rc[0]
+         << ") * " << slabStride << " + " << rc[1] << "] = " << elem(op.getLhs(), "e") << ";\n";
+      os << "__syncwarp(); // its rows of " << slab << " are written\n";
+    }
     os << "#pragma unroll\nfor (int kc = 0; kc < " << kc << "; ++kc) {\n";
     os.indent();
     // The A fragments of this k step, loaded once for all n8 tiles.
     os << "unsigned a[" << fm << "][4];\n#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) {\n";
     os.indent();
-    if (ll == "smem") {
-      std::string st = std::to_string(smemStride[stagedRead(op.getLhs()).getResult()]);
-      os << "attncc_ldmatrix_x4(a[fm], &" << ref(op.getLhs()) << "[(warp * " << fm * 16
+    if (ll == "smem" || !slab.empty()) {
+      std::string st = slab.empty() ? std::to_string(smemStride[stagedRead(op.getLhs()).getResult()])
+                                    : std::to_string(slabStride);
+      os << "attncc_ldmatrix_x4(a[fm], &" << (slab.empty() ? ref(op.getLhs()) : slab) << "[(warp * " << fm * 16
          << " + fm * 16 + (lane & 15)) * " << st << " + kc * 16 + (lane >> 4) * 8]);\n";
     } else {
       std::string at;
@@ -1676,6 +1692,17 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     });
     if (bad.wasInterrupted())
       return failure();
+    f.walk([&](vector::ContractionOp c) {
+      auto off = c->getAttrOfType<IntegerAttr>("attncc.handoff_offset");
+      if (!off)
+        return;
+      auto vt = cast<VectorType>(c.getLhsType());
+      std::string buf = fresh("handoff_smem");
+      handoffSlab[c] = buf;
+      os << scalarType(vt) << " *const " << buf << " = reinterpret_cast<" << scalarType(vt)
+         << " *>(attncc_smem + " << off.getInt() << "); // " << vt.getDimSize(0) << "x" << vt.getDimSize(1)
+         << " left operand of an mma (REPACK=smem), rows padded by 16 B\n";
+    });
     if (!tmaBufs.empty()) {
       // "full" completes on thread 0's arrival plus the TMA bytes; "empty"
       // on one arrival per warp.

@@ -303,6 +303,26 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
         ringOffset[ring.getInt()] = smem;
       smem += bytes;
     });
+    // REPACK=smem (attncc-handoff): a slab for the marked contraction's left
+    // operand, which must be in C fragments; rows padded by 16 B as for /pad.
+    WalkResult slabs = f.walk([&](vector::ContractionOp c) {
+      if (!c->hasAttr("attncc.handoff"))
+        return WalkResult::advance();
+      if (as.of(c.getLhs()) != "c" || monoid::isWgmma(c)) {
+        c.emitOpError("attncc-atomize: REPACK=smem hands over a left operand held in C "
+                      "fragments to mma.sync; this one is '")
+            << as.of(c.getLhs()) << "'";
+        return WalkResult::interrupt();
+      }
+      auto vt = cast<VectorType>(c.getLhsType());
+      smem = (smem + 127) / 128 * 128;
+      c->setAttr("attncc.handoff_offset", b.getI64IntegerAttr(smem));
+      smem += vt.getDimSize(0) * (vt.getDimSize(1) + 128 / vt.getElementTypeBitWidth()) *
+              vt.getElementTypeBitWidth() / 8;
+      return WalkResult::advance();
+    });
+    if (slabs.wasInterrupted())
+      return failure();
     smem = (smem + 127) / 128 * 128 + (swizzled ? 1024 : 0);
     // The target's opt-in limit per block when the driver recorded it
     // (attncc.smem_limit on the module); else the smallest of the targets

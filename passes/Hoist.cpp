@@ -7,12 +7,17 @@
 //       front of the loop. For a partitioned fold this is the seed's "hoist":
 //       the Q tile is read once per CTA instead of once per key block.
 //
+// HOIST=off (attncc.schedule on the function) keeps the reads where they
+// are: the fold reads its Q tile in every iteration, as the seed's kernel did
+// before this move (a rung of the ladder).
+//
 // First MLIR's loop-invariant code motion runs on each scf.for (not on the
 // free-axis maps, whose values must stay inside the kernel): it moves
 // side-effect-free ops, such as the key/value head of a GQA query head. A
 // read is then movable because the function never writes that buffer.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/MonoidOps.h"
 #include "passes/Passes.h"
 
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -57,10 +62,14 @@ bool isWritten(func::FuncOp f, Value buffer) {
 struct HoistPass : mlir::attncc::impl::HoistBase<HoistPass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
+    auto sched = f->getAttrOfType<monoid::ScheduleAttr>("attncc.schedule");
+    bool reads = !(sched && sched.getSchedule().hoist == ::attncc::HoistKind::Off);
     SmallVector<scf::ForOp> loops;
     f.walk<WalkOrder::PostOrder>([&](scf::ForOp l) { loops.push_back(l); });
     for (scf::ForOp loop : loops) {
       moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+      if (!reads)
+        continue;
       SmallVector<Operation *> move;
       for (Operation &op : loop.getBody()->without_terminator()) {
         Value base = readBase(&op);

@@ -151,6 +151,8 @@ def Hoist : Pass<"attncc-hoist", "func::FuncOp"> {
     level of an `scf.for` body whose operands are all defined outside the
     loop moves in front of the loop when nothing in the function writes its
     buffer. For a partitioned fold, the Q tile is then read once per CTA.
+    With `HOIST=off` in the function's `attncc.schedule` only the
+    side-effect-free ops move; the reads stay in the loop (a ladder rung).
   }];
 }
 
@@ -171,6 +173,21 @@ def SplitMask : Pass<"attncc-split-mask", "func::FuncOp"> {
     result.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def Handoff : Pass<"attncc-handoff", "func::FuncOp"> {
+  let summary = "REPACK=smem: a contraction's left operand computed in registers goes through shared memory";
+  let description = [{
+    With `REPACK=smem` in the function's `attncc.schedule`, every
+    `vector.contract` whose left operand is not a `vector.transfer_read`
+    (P = softmax(S), made of the first product's C fragments) is marked
+    `attncc.handoff = "smem"`. attncc-atomize reserves a shared-memory slab
+    of the operand's shape (rows padded by 16 B) for it; the emitter writes
+    the C fragments there and reads the A fragments back with `ldmatrix.x4`,
+    ordered by `__syncwarp` (each warp owns its rows). This is the seed's
+    first P*V, kept as a ladder rung to measure the register repack, which
+    is the default (`REPACK=regs`). Bitwise the same result.
+  }];
 }
 
 def Stage : Pass<"attncc-stage", "func::FuncOp"> {

@@ -99,6 +99,19 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
                                              std::string(atomTile ? atomTile->axis : "kv") +
                                              "=d<1|2|3>/tma[/ring]/swz128 (the producer warp issues TMA copies)"};
   }
+  if (s.repack && *s.repack == RepackKind::Smem) {
+    if (!atomTile)
+      return KnobError{"REPACK", "smem", "regs without a tensor-core TILE (the handoff moves P from "
+                                         "the C fragments of one mma product to the A operand of the next)"};
+    if (wgmma)
+      return KnobError{"REPACK", "smem", "regs with a wgmma atom (the shared-memory handoff is built "
+                                         "for mma.sync; wgmma reads P from registers)"};
+  }
+  if (s.hoist && *s.hoist == HoistKind::Off)
+    for (const StageKnob &st : s.stages)
+      if (!atomTile || st.axis != atomTile->axis)
+        return KnobError{"HOIST", "off", "on with STAGE@" + st.axis + " (a staged free-axis tile is "
+                                         "copied to shared memory once, before the fold)"};
   if (s.exp && *s.exp == ExpKind::Poly)
     return KnobError{"EXP", "poly" + std::to_string(s.expPolyDegree),
                      "libm or ex2 (polynomial exp is not built yet)"};

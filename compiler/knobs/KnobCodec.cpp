@@ -7,7 +7,7 @@
 // token exactly as written, and what is allowed; nothing here throws.
 //
 // Printing is canonical: families in the order TILE, STAGE, REDUCE, PLACE,
-// WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, and within a family in the order
+// WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, and within a family in the order
 // written.
 // Every token prints back exactly as written (integers have no leading zeros,
 // optional parts are remembered, lazy<t> keeps its spelling), so for a string
@@ -62,7 +62,7 @@ std::string num(long long v) { return std::to_string(v); }
 
 // Functions rather than globals, so a static initializer elsewhere may parse.
 std::string familyList() {
-  return "a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP";
+  return "a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST";
 }
 std::string tileTensorGrammar() { return "a:<atom>/w<WM>x<WN>/f<FM>x<FN>/k<bk>"; }
 std::string tileScalarGrammar() { return "n<N>[x<M>]/f<fn>[x<fm>]"; }
@@ -386,7 +386,8 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
   it.axis = hasAxis ? std::string(head.substr(at + 1)) : "";
   it.value = text.substr(eq + 1);
 
-  const char *families[] = {"TILE", "STAGE", "REDUCE", "PLACE", "WSPEC", "EXP", "RESCALE", "ACC", "GRID", "OVERLAP"};
+  const char *families[] = {"TILE", "STAGE", "REDUCE", "PLACE", "WSPEC", "EXP",
+                            "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST"};
   if (std::find(std::begin(families), std::end(families), it.family) == std::end(families))
     return fail(err, "knob string", it.family.empty() ? head : std::string_view(it.family), familyList());
   bool axisFamily = it.family == "TILE" || it.family == "STAGE" || it.family == "REDUCE";
@@ -441,6 +442,18 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
     else if (v == "wg") s.overlap = OverlapKind::Wg;
     else if (v == "pv+wg") s.overlap = OverlapKind::PvWg;
     else return fail(err, it.knob, v, "none, pv, wg or pv+wg");
+    return true;
+  }
+  if (f == "REPACK") {
+    if (v == "regs") s.repack = RepackKind::Regs;
+    else if (v == "smem") s.repack = RepackKind::Smem;
+    else return fail(err, it.knob, v, "regs or smem");
+    return true;
+  }
+  if (f == "HOIST") {
+    if (v == "on") s.hoist = HoistKind::On;
+    else if (v == "off") s.hoist = HoistKind::Off;
+    else return fail(err, it.knob, v, "on or off");
     return true;
   }
   // GRID
@@ -535,6 +548,8 @@ std::string printKnobs(const Schedule &s) {
   if (s.acc) out.push_back(std::string("ACC=") + (*s.acc == Accum::F32 ? "f32" : "f16x"));
   if (s.grid) out.push_back(std::string("GRID=") + (*s.grid == GridKind::Tiles ? "tiles" : "persistent"));
   if (s.overlap) out.push_back(std::string("OVERLAP=") + overlapName(*s.overlap));
+  if (s.repack) out.push_back(std::string("REPACK=") + (*s.repack == RepackKind::Regs ? "regs" : "smem"));
+  if (s.hoist) out.push_back(std::string("HOIST=") + (*s.hoist == HoistKind::On ? "on" : "off"));
   std::string text;
   for (const std::string &o : out) text += (text.empty() ? "" : ",") + o;
   return text;
@@ -560,7 +575,7 @@ bool ReduceKnob::operator==(const ReduceKnob &o) const {
 
 bool Schedule::empty() const {
   return tiles.empty() && stages.empty() && reduces.empty() && !place && wspec.empty() && !exp && !rescale &&
-         !acc && !grid && !overlap;
+         !acc && !grid && !overlap && !repack && !hoist;
 }
 
 /// Order-sensitive within a family (TILE@a,TILE@b differs from TILE@b,TILE@a),
@@ -568,7 +583,8 @@ bool Schedule::empty() const {
 bool Schedule::operator==(const Schedule &o) const {
   return tiles == o.tiles && stages == o.stages && reduces == o.reduces && place == o.place && wspec == o.wspec &&
          exp == o.exp && expPolyDegree == o.expPolyDegree && rescale == o.rescale &&
-         rescaleThreshold == o.rescaleThreshold && acc == o.acc && grid == o.grid && overlap == o.overlap;
+         rescaleThreshold == o.rescaleThreshold && acc == o.acc && grid == o.grid && overlap == o.overlap &&
+         repack == o.repack && hoist == o.hoist;
 }
 
 template <typename K> static const K *findAxis(const std::vector<K> &v, const std::string &axis) {

@@ -89,6 +89,17 @@ inline const char *overlapName(OverlapKind k) {
   return k == OverlapKind::None ? "none" : k == OverlapKind::Pv ? "pv" : k == OverlapKind::Wg ? "wg" : "pv+wg";
 }
 
+/// REPACK=regs|smem: how a contraction's left operand that was computed in
+/// registers (P = softmax(S), C fragments of the first product) becomes the
+/// A operand of the next: repacked in registers (the default), or written to
+/// shared memory and read back with ldmatrix (the seed's first kernel; a rung
+/// of the ladder, not a tuning choice).
+enum class RepackKind { Regs, Smem };
+/// HOIST=on|off: loop-invariant reads of read-only inputs (the Q tile) are
+/// read once before the fold (the default), or in every iteration (a rung of
+/// the ladder).
+enum class HoistKind { On, Off };
+
 /// One warp-specialization role and its warp count: load1, mma1, softmax2, corr1.
 struct WarpRole {
   std::string role; // load | mma | softmax | corr | epilogue
@@ -111,6 +122,8 @@ struct Schedule {
   std::optional<Accum> acc;
   std::optional<GridKind> grid;
   std::optional<OverlapKind> overlap;
+  std::optional<RepackKind> repack;
+  std::optional<HoistKind> hoist;
 
   bool empty() const;
   bool operator==(const Schedule &o) const;

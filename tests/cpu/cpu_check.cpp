@@ -182,6 +182,10 @@ std::vector<Case> sweep() {
   // attncc-exp2's scale fold (non-causal: the scaled score feeds only the
   // row maximum and the exponent) under the rotated fold.
   add("tc overlap ex2", attn(1, 2, 2, 45, 77, 64), tc16 + ",STAGE@kv=d3/cp/ring,EXP=ex2,OVERLAP=pv");
+  // The ladder's off switches (REPACK=smem marks only; HOIST=off leaves the
+  // Q read in the fold, which the CPU then runs every iteration).
+  add("tc hoist-off repack-smem causal", with(attn(1, 2, 2, 97, 77, 64), [](Problem &p) { p.causal = true; }),
+      tc16 + ",STAGE@kv=d1/cp/pad,REPACK=smem,HOIST=off");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),

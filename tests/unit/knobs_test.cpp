@@ -18,9 +18,10 @@ std::optional<Schedule> parse(const std::string &s) {
 
 /// Families in canonical print order; -1 for anything else.
 int familyRank(const std::string &item) {
-  static const char *order[] = {"TILE", "STAGE", "REDUCE", "PLACE", "WSPEC", "EXP", "RESCALE", "ACC", "GRID", "OVERLAP"};
+  static const char *order[] = {"TILE", "STAGE",   "REDUCE", "PLACE", "WSPEC",  "EXP",
+                                "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST"};
   std::string fam = item.substr(0, item.find_first_of("@="));
-  for (int i = 0; i < 10; ++i)
+  for (int i = 0; i < 12; ++i)
     if (fam == order[i])
       return i;
   return -1;
@@ -109,6 +110,11 @@ const std::vector<std::string> kValid = {
     "TILE@kv=a:tcgen05_m128n128k16_bf16/w4x1/f2x1/k4,STAGE@kv=d3/tma/ring/swz128,REDUCE@kv=g1/b1,"
     "PLACE@fold=fuse,WSPEC=load1/mma1/softmax2/corr1/epilogue1,EXP=poly3,RESCALE=lazy8.0,ACC=f16x,"
     "GRID=persistent,OVERLAP=pv",
+    "REPACK=regs",
+    "REPACK=smem",
+    "HOIST=on",
+    "HOIST=off",
+    "TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,REPACK=smem,HOIST=off",
 };
 
 } // namespace
@@ -272,9 +278,12 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"EXP=ex2,,ACC=f32", "knob string", ",,", "separated by single commas"},
       {"EXP=ex2, ACC=f32", "knob string", " ACC=f32", "no spaces"},
       {"EXP", "knob string", "EXP", "FAMILY[@axis]=value"},
-      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP"},
+      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST"},
       {"OVERLAP=qk", "OVERLAP", "qk", "none, pv, wg or pv+wg"},
       {"OVERLAP@kv=pv", "OVERLAP", "OVERLAP@kv", "OVERLAP without an axis"},
+      {"REPACK=shared", "REPACK", "shared", "regs or smem"},
+      {"HOIST=no", "HOIST", "no", "on or off"},
+      {"HOIST@q=off", "HOIST", "HOIST@q", "HOIST without an axis"},
       {"tile@kv=n1/f1", "knob string", "tile", "a family among TILE"},
       {"=x", "knob string", "", "a family among"},
       {"TILE=n64/f4", "TILE", "TILE", "needs an axis"},

@@ -338,7 +338,7 @@ func.func @combine_max_vector(%a: vector<4xf32>, %b: vector<4xf32>) {
 // #monoid.schedule: the knob codec's messages (knob, value, what is allowed)
 //===----------------------------------------------------------------------===//
 
-// expected-error@+1 {{knob string: 'FOO' is not allowed; expected a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP}}
+// expected-error@+1 {{knob string: 'FOO' is not allowed; expected a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST}}
 #s = #monoid.schedule<"FOO@kv=1">
 
 // -----

@@ -334,3 +334,59 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// REPACK=smem (attncc-handoff marked the second contraction): its left
+// operand P, in C fragments, gets a shared-memory slab of 64 rows of 64 + 8
+// halves (16 B of padding): offset 0, 9216 B, recorded on the contraction
+// and in the kernel's shared memory.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+// CHECK-LABEL: gpu.func @handoff
+// CHECK-SAME:  attncc.tile = {rows = 64 : i64, smem = 9216 : i64, warps = 4 : i64}
+// CHECK:       vector.contract {{.+}} {attncc.atom = "mma.m16n8k16", attncc.handoff = "smem", attncc.handoff_offset = 0 : i64, attncc.layout = "c"}
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @handoff(%q: memref<64x64xf16>, %k: memref<64x64xf16>, %vv: memref<64x64xf16>, %o: memref<64x64xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : f16
+      %zero = arith.constant dense<0.0> : vector<64x64xf32>
+      %q_i = vector.transfer_read %q[%c0, %c0], %pad : memref<64x64xf16>, vector<64x64xf16>
+      %k_j = vector.transfer_read %k[%c0, %c0], %pad : memref<64x64xf16>, vector<64x64xf16>
+      %v_j = vector.transfer_read %vv[%c0, %c0], %pad : memref<64x64xf16>, vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %p = arith.truncf %s : vector<64x64xf32> to vector<64x64xf16>
+      %pv = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %v_j, %zero {attncc.handoff = "smem"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      vector.transfer_write %pv, %o[%c0, %c0] : vector<64x64xf32>, memref<64x64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A handoff mark on a contraction whose left operand is read from memory
+// (layout a, not C fragments) is refused.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @handoff_read(%q: memref<64x64xf16>, %k: memref<64x64xf16>, %o: memref<64x64xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : f16
+      %zero = arith.constant dense<0.0> : vector<64x64xf32>
+      %q_i = vector.transfer_read %q[%c0, %c0], %pad : memref<64x64xf16>, vector<64x64xf16>
+      %k_j = vector.transfer_read %k[%c0, %c0], %pad : memref<64x64xf16>, vector<64x64xf16>
+      // expected-error@+1 {{'vector.contract' op attncc-atomize: REPACK=smem hands over a left operand held in C fragments to mma.sync; this one is 'a'}}
+      %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero {attncc.handoff = "smem"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      vector.transfer_write %s, %o[%c0, %c0] : vector<64x64xf32>, memref<64x64xf32>
+      gpu.return
+    }
+  }
+}

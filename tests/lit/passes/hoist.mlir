@@ -132,3 +132,37 @@ func.func @gqa(%k: memref<2x64xf32>, %h: index) -> vector<64xf32> {
   }
   return %r : vector<64xf32>
 }
+
+// -----
+
+// HOIST=off (a ladder rung): the function's schedule keeps every read in the
+// loop; the Q tile is read again for each block. Side-effect-free ops still
+// move (MLIR's loop-invariant code motion): the row offset %row.
+
+#a2 = affine_map<(i, j, d) -> (i, d)>
+#b2 = affine_map<(i, j, d) -> (j, d)>
+#c2 = affine_map<(i, j, d) -> (i, j)>
+#off = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,HOIST=off">
+
+// CHECK-LABEL: func.func @off
+// CHECK:       arith.muli
+// CHECK-NEXT:  scf.for
+// CHECK-NEXT:    vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+// CHECK-NEXT:    vector.transfer_read
+// CHECK-NEXT:    vector.contract
+func.func @off(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %acc: memref<64x64xf32>) attributes {attncc.schedule = #off} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %r = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%s = %zero) -> (vector<64x64xf32>) {
+    %row = arith.muli %c64, %c0 : index
+    %q_i = vector.transfer_read %q[%row, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a2, #b2, #c2], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %s : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %qk : vector<64x64xf32>
+  }
+  vector.transfer_write %r, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, memref<64x64xf32>
+  return
+}
