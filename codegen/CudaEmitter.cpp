@@ -74,6 +74,15 @@ __device__ __forceinline__ void attncc_mma_f16(float *c, const unsigned *a, cons
                : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+// ACC=f16x: the fp16-accumulate atom; c holds two half2 (rows g and g + 8).
+__device__ __forceinline__ void attncc_mma_f16acc(unsigned *c, const unsigned *a, const unsigned *b) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};\n"
+               : "+r"(c[0]), "+r"(c[1])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ __forceinline__ float attncc_half_of(unsigned h2, int hi) {
+  return __half2float(hi ? __high2half(*reinterpret_cast<__half2 *>(&h2)) : __low2half(*reinterpret_cast<__half2 *>(&h2)));
+}
 __device__ __forceinline__ void attncc_mma_bf16(float *c, const unsigned *a, const unsigned *b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
@@ -969,11 +978,24 @@ private:
       }
       return op.emitOpError("right operand layout '") << rl << "' cannot feed mma.sync";
     };
+    // ACC=f16x (attncc-accumulate): the k steps accumulate into half2
+    // partials, added to the fp32 accumulator after the last one.
+    bool f16x = op->hasAttr("attncc.acc");
+    std::string part = f16x ? fresh(n + "_f16") : "";
+    if (f16x) {
+      if (bf)
+        return op.emitOpError("ACC=f16x needs f16 operands");
+      os << "unsigned " << part << "[" << cnt / 2 << "] = {}; // fp16 partials (ACC=f16x)\n";
+    }
     // One atom per row tile for n8 tile `nf + h`.
     auto mmaRow = [&](const std::string &h, const std::string &bOff) {
       os << "#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) ";
-      os << (bf ? "attncc_mma_bf16" : "attncc_mma_f16") << "(&" << n << "[(fm * " << nfN << " + nf" << h
-         << ") * 4], a[fm], b" << bOff << ");\n";
+      if (f16x)
+        os << "attncc_mma_f16acc(&" << part << "[(fm * " << nfN << " + nf" << h << ") * 2], a[fm], b" << bOff
+           << ");\n";
+      else
+        os << (bf ? "attncc_mma_bf16" : "attncc_mma_f16") << "(&" << n << "[(fm * " << nfN << " + nf" << h
+           << ") * 4], a[fm], b" << bOff << ");\n";
     };
     // (The n8 tiles come in pairs: both the key block and the head dim are
     // multiples of 16, the depth of one of the two products.)
@@ -1034,6 +1056,9 @@ private:
     }
     os.unindent();
     os << "}\n";
+    if (f16x)
+      os << "#pragma unroll\nfor (int e = 0; e < " << cnt << "; ++e) " << n << "[e] += attncc_half_of(" << part
+         << "[e >> 1], e & 1); // the fp16 partials into fp32\n";
     return success();
   }
 

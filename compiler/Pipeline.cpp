@@ -62,6 +62,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createStage());        // STAGE@kv: blocks through shared memory
     fn.addPass(mlir::attncc::createLdmatrixX4());   // STAGE@kv=.../x4: B fragments by ldmatrix.x4
     fn.addPass(mlir::attncc::createHandoff());      // REPACK=smem: P through shared memory
+    fn.addPass(mlir::attncc::createAccumulate());   // ACC=f16x: fp16 partials into fp32
     fn.addPass(mlir::attncc::createExp2());         // EXP=ex2
     fn.addPass(mlir::attncc::createOverlap());      // OVERLAP=pv
     fn.addPass(createCanonicalizerPass());

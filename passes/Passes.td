@@ -190,6 +190,18 @@ def Handoff : Pass<"attncc-handoff", "func::FuncOp"> {
   }];
 }
 
+def Accumulate : Pass<"attncc-accumulate", "func::FuncOp"> {
+  let summary = "ACC=f16x: contractions of f16 operands accumulate in fp16, promoted into fp32 once per contraction";
+  let description = [{
+    With `ACC=f16x` in the function's `attncc.schedule`, every
+    `vector.contract` of f16 operands is marked `attncc.acc = "f16x"`. The
+    emitter runs its k steps on the fp16-accumulate mma.sync atom into zeroed
+    half2 partials and adds them, in fp32, to the accumulator after the last
+    k step (seed 001's hybrid accumulation: twice the mma rate on sm_120).
+    The CPU semantics stay fp32; the GPU check measures the rounding.
+  }];
+}
+
 def Stage : Pass<"attncc-stage", "func::FuncOp"> {
   let summary = "STAGE@<axis>=d<1|2|3>/sync|cp[/ring][/pad|/swz128]: the contract's block operands go through shared memory";
   let description = [{

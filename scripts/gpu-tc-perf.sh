@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU host (see gpu-check.sh for what must be carried along).
 # Issue 4, all in one device call:
-#   1. PyTorch's backends on every speed shape (scripts/anchors-all.py);
+#   1. PyTorch's backends on every speed shape (scripts/anchors-all.py), and
+#      on the shapes in $ANCHORS_EXTRA (B,Hq,Hkv,Sq,Sk,D,dtype[,causal] each);
 #   2. compute-sanitizer memcheck and racecheck on staged kernels ($SAN;
 #      SAN= skips them);
 #   3. the tensor-core correctness sweep ($SWEEP, default bench/sweep-tc.txt;
@@ -33,7 +34,7 @@ python3 scripts/anchors-all.py 1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,cau
   8,16,16,4096,4096,128,bf16 8,16,16,4096,4096,128,bf16,causal \
   4,16,16,8192,8192,128,bf16 4,16,16,8192,8192,128,bf16,causal \
   2,16,16,16384,16384,128,bf16 2,16,16,16384,16384,128,bf16,causal \
-  4,32,8,4096,4096,128,bf16,causal > "$out/anchors.jsonl" 2> /tmp/anchors.err
+  4,32,8,4096,4096,128,bf16,causal ${ANCHORS_EXTRA:-} > "$out/anchors.jsonl" 2> /tmp/anchors.err
 tail -3 /tmp/anchors.err
 
 stamp "2. sanitizers"

@@ -21,7 +21,9 @@ if os.path.exists(hangs):
 gpu = open(os.path.join(d, "gpu.txt")).read().strip() if os.path.exists(os.path.join(d, "gpu.txt")) else "?"
 rows = []
 for p in perf:
-    a = next((x for x in anchors if x.get("shape") == p["shape"] and x.get("causal") == p.get("causal")), {})
+    dt = {"float16": "f16", "bfloat16": "bf16"}
+    a = next((x for x in anchors if x.get("shape") == p["shape"] and x.get("causal") == p.get("causal")
+              and dt.get(x.get("dtype"), x.get("dtype")) == p.get("dtype")), {})
     chk = [s for s in sweep if s.get("bundle") == p["bundle"] and s.get("checked")]
     chk_full = [s for s in chk if s.get("shape") == p["shape"]]
     c = (chk_full or chk or [{}])[-1]

@@ -16,7 +16,8 @@ for r in sweep:
         print(f"  close: {os.path.basename(r['bundle'])} {r['shape']} {r['max_err']:.2e} <= {r['err_bound']:.2e}")
 def anchor(p):
     for a in anchors:
-        if a.get("shape") == p["shape"] and a.get("causal") == p.get("causal"):
+        if a.get("shape") == p["shape"] and a.get("causal") == p.get("causal") and \
+                {"float16": "f16", "bfloat16": "bf16"}.get(a.get("dtype"), a.get("dtype")) == p.get("dtype"):
             return a
     return {}
 print(f"{'bundle':16s} {'shape':22s} {'c':1s} {'us':>8s} {'TFLOP/s':>8s} {'flash':>7s} {'cudnn':>7s} {'flex':>7s} {'x flash':>7s} regs")

@@ -117,8 +117,15 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
                      "libm or ex2 (polynomial exp is not built yet)"};
   if (s.rescale && *s.rescale != "always")
     return KnobError{"RESCALE", *s.rescale, "always (lazy rescaling is not built yet)"};
-  if (s.acc && *s.acc == Accum::F16x)
-    return KnobError{"ACC", "f16x", "f32 (fp16 accumulation is not built yet)"};
+  if (s.acc && *s.acc == Accum::F16x) {
+    if (!atomTile)
+      return KnobError{"ACC", "f16x", "f32 without a tensor-core TILE (f16x runs the contractions on "
+                                      "the fp16-accumulate mma.sync atom: TILE@kv=a:mma_m16n8k16_f16/...)"};
+    if (wgmma)
+      return KnobError{"ACC", "f16x", "f32 with a wgmma atom (fp16 accumulation is built for the "
+                                      "mma.sync atom only)"};
+    // bf16 operands with f16x are refused by the target check (Targets.cpp).
+  }
   if (s.grid && *s.grid == GridKind::Persistent)
     return KnobError{"GRID", "persistent", "tiles (persistent CTAs are not built yet)"};
   return std::nullopt;

@@ -1,0 +1,49 @@
+//===- Accumulate.cpp - attncc-accumulate (ACC=f16x) ----------------------===//
+//
+// Pre:  loop IR; the function carries attncc.schedule.
+// Post: with ACC=f16x, every vector.contract of f16 operands is marked
+//         attncc.acc = "f16x"
+//       The emitter then runs the contraction's k steps on the
+//       fp16-accumulate atom (mma.sync m16n8k16 .f16.f16.f16.f16) into
+//       zeroed half2 partials and adds the partials, converted to fp32,
+//       into the fp32 accumulator once per contraction: per key block for
+//       P*V, per head dim for Q*K^T (seed 001's hybrid accumulation).
+//
+// On consumer Blackwell (sm_120) the fp16-accumulate atom issues at twice
+// the rate of the fp32-accumulate one; on the H200 both run at one rate, so
+// there it is a numerics experiment. The sum of one contraction (64 or 128
+// products) is rounded to fp16 as it goes, which the fp32 CPU semantics do
+// not model: the GPU check measures it (docs/results.md). Built.cpp
+// refuses f16x with bf16 operands (mma.sync has no bf16 accumulator) and
+// with wgmma atoms (not built).
+//
+//===----------------------------------------------------------------------===//
+#include "ir/MonoidOps.h"
+#include "passes/Passes.h"
+
+#define DEBUG_TYPE "attncc-accumulate"
+
+namespace mlir::attncc {
+#define GEN_PASS_DEF_ACCUMULATE
+#include "passes/Passes.h.inc"
+} // namespace mlir::attncc
+
+using namespace mlir;
+
+namespace {
+
+struct AccumulatePass : mlir::attncc::impl::AccumulateBase<AccumulatePass> {
+  void runOnOperation() override {
+    func::FuncOp f = getOperation();
+    auto attr = f->getAttrOfType<monoid::ScheduleAttr>("attncc.schedule");
+    if (!attr || attr.getSchedule().acc != ::attncc::Accum::F16x)
+      return;
+    StringAttr f16x = StringAttr::get(f.getContext(), "f16x");
+    f.walk([&](vector::ContractionOp c) {
+      if (cast<VectorType>(c.getLhsType()).getElementType().isF16())
+        c->setAttr("attncc.acc", f16x);
+    });
+  }
+};
+
+} // namespace
