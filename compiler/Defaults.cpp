@@ -42,10 +42,11 @@ struct TcEntry {
 #define QRINGX4 "STAGE@kv=d2/cp/ring/pad/x4,STAGE@q=d1/cp/pad,EXP=ex2"
 const TcEntry kTensorCore[] = {
     {64, false, false, "m16n8k16/w4x1/f2x8/k4", QRINGX4,
-     "143.6 us on [1,8,4096,64] f16, flash 122.0 us (x4 run 2); without x4 145.1 us"},
+     "142.8 us on [1,8,4096,64] f16, flash 126.0 us (s6 run 3; 143.6 us in x4 run 2); without "
+     "x4 145.1 us (x4 run 2)"},
     {64, true, false, "m16n8k16/w8x1/f1x16/k4", QRING,
-     "134.7 us on [1,8,4096,64] f16 causal, flash 119.2 us (split-mask run 3; 150.1 us before "
-     "the mask split); with x4 153.0 us (x4 run 2)"},
+     "135.1 us on [1,8,4096,64] f16 causal, flash 122.3 us (s6 run 3; 150.1 us before the mask "
+     "split); with x4 153.0 us (x4 run 2)"},
     {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
      "4037 us on [8,16,4096,128] bf16, flash 3243 us (x4 run 2); without x4 4127 us"},
     {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
@@ -64,35 +65,36 @@ const TcEntry kTensorCore[] = {
 /// bench/perf-tma.txt, perf-tune2.txt and perf-tune3.txt
 /// (bench/results/2026-11-30-h200-tma-run{1,2,3}.json), then with producer
 /// warps over bench/perf-wspec.txt and perf-x4.txt (-wspec-run1.json,
-/// -x4-run2.json), then with attncc-split-mask (-splitmask-run3.json, whose
-/// call timed PyTorch only on the d64 shapes); flash = PyTorch's flash
-/// backend in the same device call. A ring of 3 lets the
+/// -x4-run2.json), then with attncc-split-mask (-splitmask-run3.json), and
+/// re-timed with 32-bit mask indices (session 6: -s6-run2.json, whose rows
+/// the strings quote); flash = PyTorch's flash backend in the same device
+/// call. A ring of 3 lets the
 /// producer refill the buffer freed an iteration earlier. The swizzled blocks
 /// need rows of whole 128 bytes: head dims 64 and 128.
 #define T2W1 "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,WSPEC=load1,EXP=ex2"
 #define T3WG "STAGE@kv=d3/tma/ring/swz128,STAGE@q=d1/cp/swz128,WSPEC=load4,EXP=ex2,OVERLAP=pv+wg"
 const TcEntry kWgmma[] = {
     {64, false, false, "m64n128k16/w8x1/f1x1/k4", T2W1,
-     "94.5 us on [1,8,4096,64] f16, flash 124.2 us (1.31x; split-mask run 3); without the "
-     "producer warp 107.2 us, a producer warpgroup (load4) 98.7 us (wspec run 1)"},
+     "93.2 us on [1,8,4096,64] f16, flash 124.4 us (1.33x; s6 run 2); without the producer "
+     "warp 107.2 us, a producer warpgroup (load4) 98.7 us (wspec run 1)"},
     {64, true, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
-     "82.1 us on [1,8,4096,64] f16 causal, flash 119.2 us (1.45x; split-mask run 3; 102.5 us "
-     "before the mask split); without producers (OVERLAP=pv) 112.6 us (x4 run 2)"},
+     "82.9 us on [1,8,4096,64] f16 causal, flash 118.7 us (1.43x; s6 run 2; 102.5 us before "
+     "the mask split); without producers (OVERLAP=pv) 112.6 us (x4 run 2)"},
     {128, false, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
-     "1893 us on [8,16,4096,128] bf16, flash 3243 us (1.71x; x4 run 2); without producers or "
-     "overlap 2051 us, load4 with OVERLAP=wg 2063 us"},
+     "1839 us on [8,16,4096,128] bf16, flash 3170 us (1.72x; s6 run 2); without producers or "
+     "overlap 2051 us, load4 with OVERLAP=wg 2063 us (x4 run 2)"},
     {128, true, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
-     "1131 us on [8,16,4096,128] bf16 causal (split-mask run 3; 1322 us before the mask split; "
-     "flash 1747 us in x4 run 2); without the producer warpgroup and overlap 1391 us (wspec run 1)"},
+     "1112 us on [8,16,4096,128] bf16 causal, flash 1738 us (1.56x; s6 run 2; 1322 us before "
+     "the mask split); without the producer warpgroup and overlap 1391 us (wspec run 1)"},
     {128, true, true, "m64n128k16/w8x1/f1x1/k4", T3WG,
-     "1126 us on [4,32/8,4096,128] bf16 causal (split-mask run 3; 1323 us before the mask split; "
-     "flash 1759 us in x4 run 2); without the producer warpgroup and overlap 1400 us (wspec run 1)"},
+     "1117 us on [4,32/8,4096,128] bf16 causal, flash 1760 us (1.58x; s6 run 2; 1323 us before "
+     "the mask split); without the producer warpgroup and overlap 1400 us (wspec run 1)"},
 };
 #undef T2W1
 #undef T3WG
-const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-splitmask-run3.json, "
-                          "-x4-run2.json and -wspec-run1.json";
-const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-splitmask-run3.json and "
+const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-s6-run2.json; the "
+                          "alternatives in -x4-run2.json, -wspec-run1.json and -splitmask-run3.json";
+const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-s6-run3.json and "
                        "-x4-run2.json; earlier rows in 2026-11-30-h200-tc-final.json";
 
 } // namespace
