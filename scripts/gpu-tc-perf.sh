@@ -29,13 +29,13 @@ SWEEP=${SWEEP-bench/sweep-tc.txt}
 LADDER=${LADDER-bench/ladder.txt}
 t0=$(date +%s); stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 
-stamp "1. anchors (first: a call cut off later still has them)"
-python3 scripts/anchors-all.py 1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
+stamp "1. anchors (first: a call cut off later still has them; ANCHORS=0 skips them)"
+[ "${ANCHORS:-1}" = 0 ] || python3 scripts/anchors-all.py 1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
   8,16,16,4096,4096,128,bf16 8,16,16,4096,4096,128,bf16,causal \
   4,16,16,8192,8192,128,bf16 4,16,16,8192,8192,128,bf16,causal \
   2,16,16,16384,16384,128,bf16 2,16,16,16384,16384,128,bf16,causal \
   4,32,8,4096,4096,128,bf16,causal ${ANCHORS_EXTRA:-} > "$out/anchors.jsonl" 2> /tmp/anchors.err
-tail -3 /tmp/anchors.err
+[ "${ANCHORS:-1}" = 0 ] || tail -3 /tmp/anchors.err
 
 stamp "2. sanitizers"
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
