@@ -328,7 +328,8 @@ private:
   }
 
   /// The element type of a register array: index vectors (row and key
-  /// indices of a tile, for masks) are 32-bit; lengths are below 2^31.
+  /// indices of a tile, for masks) are 32-bit; lengths and the window are
+  /// at most 2^29 (runtime/problem/Problem.cpp), so a mask's sums fit.
   static std::string regType(Type t) {
     if (auto vt = dyn_cast<VectorType>(t); vt && vt.getElementType().isIndex())
       return "int";
