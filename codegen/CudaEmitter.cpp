@@ -848,6 +848,19 @@ private:
   /// Elements `at` and `at + 1` of a register A operand as one 32-bit
   /// register. When the operand is P rounded from f32 (arith.truncf), the
   /// pair is rounded and packed from the f32 values by one instruction.
+  /// Whether every reader of this rounded vector is a contraction that takes
+  /// it as a register A operand through packPair (not through a REPACK=smem
+  /// slab): then the rounded array itself is never read, and is not written.
+  bool onlyPacked(arith::TruncFOp t) {
+    if (!isa<VectorType>(t.getType()) || t->use_empty())
+      return false;
+    return llvm::all_of(t->getUsers(), [&](Operation *u) {
+      auto c = dyn_cast<vector::ContractionOp>(u);
+      std::string l = c ? layoutOf(c.getLhs()) : "";
+      return c && c.getLhs() == t.getResult() && c.getRhs() != t.getResult() && c.getAcc() != t.getResult() &&
+             (l == "a" || l == "c") && !c->hasAttr("attncc.handoff");
+    });
+  }
   std::string packPair(Value v, const std::string &at) {
     if (auto t = v.getDefiningOp<arith::TruncFOp>(); t && t.getIn().getType() != t.getType() &&
                                                    getElementTypeOrSelf(t.getIn().getType()).isF32()) {
@@ -1426,7 +1439,11 @@ private:
           });
         })
         .Case([&](arith::ExtFOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
-        .Case([&](arith::TruncFOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
+        .Case([&](arith::TruncFOp o) {
+          if (onlyPacked(o))
+            return success(); // its readers round and pack from the f32 source (packPair)
+          return elementwise(o, convert(o.getIn().getType(), o.getType()));
+        })
         .Case([&](arith::IndexCastOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
         .Case([&](arith::SIToFPOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
         .Case([&](math::ExpOp o) { return elementwise(o, call("expf")); })
