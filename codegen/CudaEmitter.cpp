@@ -1017,7 +1017,7 @@ private:
     // REPACK=smem (attncc-handoff): the C fragments of the left operand go
     // to this warp's rows of a shared slab and come back as A fragments.
     std::string slab;
-    int64_t slabStride = lhsT.getDimSize(1) + 128 / lhsT.getElementTypeBitWidth();
+    int64_t slabStride = monoid::handoffStride(lhsT);
     if (auto it = handoffSlab.find(op); it != handoffSlab.end()) {
       if (ll != "c")
         return op.emitOpError("REPACK=smem needs the left operand in C fragments, not '") << ll << "'";

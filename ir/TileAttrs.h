@@ -15,9 +15,19 @@
 //   attncc.ring_slots = 2|3              its number of buffers
 //   attncc.layout = "c"|"row"|...        which thread holds which element
 //   attncc.layouts = [...]               the same for an scf.for's iter_args
+//   attncc.schedule = #monoid.schedule   on a function: the knobs of its
+//                                        reduce (attncc-partition); the loop
+//                                        passes read it with scheduleOf()
 //   attncc.ldmatrix = "x4"               an mma.sync contraction whose B
 //                                        fragments of two n8 tiles come from
 //                                        one ldmatrix.x4 (attncc-ldmatrix-x4)
+//   attncc.handoff = "smem"              a contraction whose left operand (P)
+//                                        goes through a shared slab
+//                                        (attncc-handoff, REPACK=smem)
+//   attncc.handoff_offset = <bytes>      where that slab is (attncc-atomize);
+//                                        its row stride is handoffStride()
+//   attncc.acc    = "f16x"               a contraction on the fp16-accumulate
+//                                        atom (attncc-accumulate, ACC=f16x)
 //   attncc.turn                          a fold contraction issued in
 //                                        warpgroup turns (attncc-overlap,
 //                                        OVERLAP=wg)
@@ -33,10 +43,18 @@
 #ifndef ATTNCC_IR_TILEATTRS_H
 #define ATTNCC_IR_TILEATTRS_H
 
+#include "ir/MonoidDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir::monoid {
+
+/// The schedule attncc-partition copied onto the function `f` (the knobs of
+/// its reduce), or null when it has none.
+inline const ::attncc::Schedule *scheduleOf(Operation *f) {
+  auto a = f->getAttrOfType<ScheduleAttr>("attncc.schedule");
+  return a ? &a.getSchedule() : nullptr;
+}
 
 /// The staged read that fills the shared-memory block `v`: `v` itself, or
 /// (through the iter_args or results of a loop that carries it) the read
@@ -74,6 +92,10 @@ inline int64_t rowPad(vector::TransferReadOp r) {
   bool pad = r->getAttrOfType<StringAttr>("attncc.stage").getValue().ends_with(".pad");
   return pad ? 128 / r.getVectorType().getElementTypeBitWidth() : 0;
 }
+
+/// Row stride, in elements, of the REPACK=smem slab of a contraction's left
+/// operand `lhs`: rows padded by 16 B, as /pad pads staged blocks.
+inline int64_t handoffStride(VectorType lhs) { return lhs.getDimSize(1) + 128 / lhs.getElementTypeBitWidth(); }
 
 inline bool isTma(vector::TransferReadOp r) {
   return r->getAttrOfType<StringAttr>("attncc.stage").getValue().starts_with("tma");

@@ -18,7 +18,7 @@
 // with wgmma atoms (not built).
 //
 //===----------------------------------------------------------------------===//
-#include "ir/MonoidOps.h"
+#include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
 #define DEBUG_TYPE "attncc-accumulate"
@@ -35,8 +35,8 @@ namespace {
 struct AccumulatePass : mlir::attncc::impl::AccumulateBase<AccumulatePass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
-    auto attr = f->getAttrOfType<monoid::ScheduleAttr>("attncc.schedule");
-    if (!attr || attr.getSchedule().acc != ::attncc::Accum::F16x)
+    const ::attncc::Schedule *s = monoid::scheduleOf(f);
+    if (!s || s->acc != ::attncc::Accum::F16x)
       return;
     StringAttr f16x = StringAttr::get(f.getContext(), "f16x");
     f.walk([&](vector::ContractionOp c) {

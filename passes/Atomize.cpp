@@ -317,8 +317,7 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       auto vt = cast<VectorType>(c.getLhsType());
       smem = (smem + 127) / 128 * 128;
       c->setAttr("attncc.handoff_offset", b.getI64IntegerAttr(smem));
-      smem += vt.getDimSize(0) * (vt.getDimSize(1) + 128 / vt.getElementTypeBitWidth()) *
-              vt.getElementTypeBitWidth() / 8;
+      smem += vt.getDimSize(0) * monoid::handoffStride(vt) * vt.getElementTypeBitWidth() / 8;
       return WalkResult::advance();
     });
     if (slabs.wasInterrupted())

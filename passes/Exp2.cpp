@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidOps.h"
+#include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/TypeUtilities.h"
@@ -59,8 +60,8 @@ Value scaleThrough(OpBuilder &b, Location loc, Value y, double c) {
 struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
-    auto attr = f->getAttrOfType<monoid::ScheduleAttr>("attncc.schedule");
-    if (!attr || attr.getSchedule().exp != ::attncc::ExpKind::Ex2)
+    const ::attncc::Schedule *s = monoid::scheduleOf(f);
+    if (!s || s->exp != ::attncc::ExpKind::Ex2)
       return;
     const double log2e = 1.4426950408889634;
     SmallVector<math::ExpOp> exps;

@@ -21,7 +21,7 @@
 // read P from registers only.
 //
 //===----------------------------------------------------------------------===//
-#include "ir/MonoidOps.h"
+#include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
 #define DEBUG_TYPE "attncc-handoff"
@@ -38,8 +38,8 @@ namespace {
 struct HandoffPass : mlir::attncc::impl::HandoffBase<HandoffPass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
-    auto attr = f->getAttrOfType<monoid::ScheduleAttr>("attncc.schedule");
-    if (!attr || attr.getSchedule().repack != ::attncc::RepackKind::Smem)
+    const ::attncc::Schedule *s = monoid::scheduleOf(f);
+    if (!s || s->repack != ::attncc::RepackKind::Smem)
       return;
     StringAttr smem = StringAttr::get(f.getContext(), "smem");
     f.walk([&](vector::ContractionOp c) {

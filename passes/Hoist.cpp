@@ -17,7 +17,7 @@
 // read is then movable because the function never writes that buffer.
 //
 //===----------------------------------------------------------------------===//
-#include "ir/MonoidOps.h"
+#include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -62,8 +62,8 @@ bool isWritten(func::FuncOp f, Value buffer) {
 struct HoistPass : mlir::attncc::impl::HoistBase<HoistPass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
-    auto sched = f->getAttrOfType<monoid::ScheduleAttr>("attncc.schedule");
-    bool reads = !(sched && sched.getSchedule().hoist == ::attncc::HoistKind::Off);
+    const ::attncc::Schedule *sched = monoid::scheduleOf(f);
+    bool reads = !(sched && sched->hoist == ::attncc::HoistKind::Off);
     SmallVector<scf::ForOp> loops;
     f.walk<WalkOrder::PostOrder>([&](scf::ForOp l) { loops.push_back(l); });
     for (scf::ForOp loop : loops) {

@@ -37,10 +37,10 @@ namespace {
 struct LdmatrixX4Pass : mlir::attncc::impl::LdmatrixX4Base<LdmatrixX4Pass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
-    auto attr = f->getAttrOfType<monoid::ScheduleAttr>("attncc.schedule");
-    if (!attr)
+    const ::attncc::Schedule *sched = monoid::scheduleOf(f);
+    if (!sched)
       return;
-    const ::attncc::Schedule &s = attr.getSchedule();
+    const ::attncc::Schedule &s = *sched;
     for (const ::attncc::StageKnob &k : s.stages) {
       if (!k.x4)
         continue;

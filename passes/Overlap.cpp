@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidOps.h"
+#include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
 #define DEBUG_TYPE "attncc-overlap"
@@ -140,10 +141,10 @@ FailureOr<scf::ForOp> rotate(scf::ForOp loop) {
 struct OverlapPass : mlir::attncc::impl::OverlapBase<OverlapPass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
-    auto attr = f->getAttrOfType<monoid::ScheduleAttr>("attncc.schedule");
-    if (!attr || !attr.getSchedule().overlap)
+    const ::attncc::Schedule *s = monoid::scheduleOf(f);
+    if (!s || !s->overlap)
       return;
-    ::attncc::OverlapKind k = *attr.getSchedule().overlap;
+    ::attncc::OverlapKind k = *s->overlap;
     SmallVector<scf::ForOp> folds;
     f.walk([&](scf::ForOp l) {
       if (!l.getBody()->getOps<vector::ContractionOp>().empty())

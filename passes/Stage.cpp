@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidOps.h"
+#include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -121,10 +122,10 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
 
   void runOnOperation() override {
     func::FuncOp f = getOperation();
-    auto attr = f->getAttrOfType<ScheduleAttr>("attncc.schedule");
-    if (!attr)
+    const ::attncc::Schedule *sched = scheduleOf(f);
+    if (!sched)
       return;
-    const ::attncc::Schedule &s = attr.getSchedule();
+    const ::attncc::Schedule &s = *sched;
     for (const ::attncc::StageKnob &k : s.stages) {
       std::string knob = "STAGE@" + k.axis;
       auto refuse = [&](const std::string &what, const std::string &allowed) {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compiles every line of a bundle list (bench/*.txt: "name | attncc flags")
 # into OUT/<name>/ (kernel.cu + contract.json). Default OUT: build-bundles/.
+# With PTX=1, into OUT/<name>.ptx (NVRTC) and OUT/<name>.log (ptxas's
+# resource line) instead (scripts/ptx-snapshot.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 attncc=${ATTNCC:-$root/build/tools/attncc/attncc}
@@ -17,9 +19,14 @@ for list in "$@"; do
     target=$target_default
     for a in "${args[@]}"; do [ "$a" = "--target" ] && target=; done
     if [ -n "$target" ]; then args+=(--target "$target"); fi
-    "$attncc" compile --ir loop "${args[@]}" --bundle "$out/$name" -o /dev/null 2>"$out.$name.log" \
-      || { echo "make-bundles: $name failed:"; cat "$out.$name.log"; exit 1; }
-    rm -f "$out.$name.log"
+    if [ -n "${PTX:-}" ]; then
+      "$attncc" compile --ir ptx "${args[@]}" -o "$out/$name.ptx" 2>"$out/$name.log" \
+        || { echo "make-bundles: $name failed:"; cat "$out/$name.log"; exit 1; }
+    else
+      "$attncc" compile --ir loop "${args[@]}" --bundle "$out/$name" -o /dev/null 2>"$out.$name.log" \
+        || { echo "make-bundles: $name failed:"; cat "$out.$name.log"; exit 1; }
+      rm -f "$out.$name.log"
+    fi
     echo "$name"
   done < "$list"
 done
