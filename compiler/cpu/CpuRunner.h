@@ -20,6 +20,7 @@ namespace attncc {
 struct CpuOutputs {
   std::vector<double> out; // O (attention) or the row results
   std::vector<double> lse; // attention only
+  bool repeatable = false; // a second run gave the same bits
 };
 
 /// Lowers a copy of `loopModule` (loop-level IR: no monoid.reduce left) to the
@@ -27,9 +28,10 @@ struct CpuOutputs {
 /// standard *-to-llvm conversions. Exposed for tests.
 mlir::LogicalResult lowerLoopToLLVM(mlir::ModuleOp module);
 
-/// Runs the problem's entry function of `loopModule` on `in`. The outputs are
-/// poisoned with NaN before the call, so an element the kernel never writes
-/// fails every check. Returns false and sets `err` on failure.
+/// Runs the problem's entry function of `loopModule` on `in`, twice. The
+/// outputs are poisoned with NaN before each call, so an element the kernel
+/// never writes fails every check; `repeatable` says whether the second run
+/// gave the first run's bits. Returns false and sets `err` on failure.
 bool runOnCpu(mlir::ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutputs &outs,
               std::string &err);
 

@@ -442,51 +442,84 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     r.launches.push_back(std::move(l));
   }
 
-  // Run, check, repeat.
-  std::vector<double> first_out;
-  std::string outRole = p.kind == ProblemKind::Attention ? "o" : "out";
+  // Run, check, repeat: every output is read back after every run and
+  // compared bitwise with the first run's.
+  bool attention = p.kind == ProblemKind::Attention;
+  std::vector<std::string> roles = attention ? std::vector<std::string>{"o", "lse"}
+                                             : std::vector<std::string>{"out"};
+  std::vector<std::vector<double>> outputs(roles.size());
+  res.deterministic = o.repeats >= 2;
   for (int rep = 0; rep < std::max(1, o.repeats); ++rep) {
     if (!r.poison() || !r.launchAll() || !r.drv->synchronize(r.err)) {
       err = r.err;
       return std::nullopt;
     }
-    std::optional<std::vector<double>> out = r.read(outRole);
-    if (!out) {
-      err = r.err;
-      return std::nullopt;
-    }
-    if (rep == 0) {
-      first_out = *out;
-      res.allWritten = std::all_of(out->begin(), out->end(), [](double v) { return std::isfinite(v); });
-    } else {
-      res.deterministic = std::memcmp(first_out.data(), out->data(), out->size() * sizeof(double)) == 0;
+    for (size_t k = 0; k < roles.size(); ++k) {
+      std::optional<std::vector<double>> out = r.read(roles[k]);
+      if (!out) {
+        err = r.err;
+        return std::nullopt;
+      }
+      if (rep == 0)
+        outputs[k] = std::move(*out);
+      else if (out->size() != outputs[k].size() ||
+               std::memcmp(outputs[k].data(), out->data(), out->size() * sizeof(double)) != 0)
+        res.deterministic = false;
     }
   }
-  if (o.repeats < 2)
-    res.deterministic = false;
+  // Poison is NaN; a written O is finite, a written LSE is finite or -inf.
+  res.allWritten = true;
+  for (const std::vector<double> &out : outputs)
+    res.allWritten = res.allWritten &&
+                     std::none_of(out.begin(), out.end(), [](double v) { return std::isnan(v); });
+  res.allWritten = res.allWritten && std::all_of(outputs[0].begin(), outputs[0].end(),
+                                                 [](double v) { return std::isfinite(v); });
   // The float64 reference on the CPU while it is affordable, else the naive
   // fp32 kernel on the GPU (attention).
   bool cpu = p.flops() <= o.checkMaxFlops;
-  if (o.check && (cpu || p.kind == ProblemKind::Attention)) {
-    std::vector<double> ref, lowp;
+  auto gpuRef = [&](std::vector<double> &ref, std::vector<double> &lowp, std::vector<double> &refLse,
+                    std::vector<double> &lowpLse) {
+    Buffer *q = r.buffer("q"), *k = r.buffer("k"), *v = r.buffer("v"), *bias = r.buffer("bias");
+    if (!q || !k || !v) {
+      err = "the GPU reference needs buffers q, k and v";
+      return false;
+    }
+    return gpuReference(*r.drv, p, driver::archForDevice(dev.smMajor, dev.smMinor), q->mem, k->mem,
+                        v->mem, bias ? &bias->mem : nullptr, ref, lowp, refLse, lowpLse, err);
+  };
+  auto hold = [](const CheckResult &c) { return OutputCheck{c.maxErr, c.bound, c.pass}; };
+  if (o.check && (cpu || attention)) {
+    std::vector<double> ref, lowp, refLse, lowpLse;
     if (cpu) {
-      referenceF64(p, in, ref, nullptr);
-      referenceLowp(p, in, lowp);
+      referenceF64(p, in, ref, attention ? &refLse : nullptr);
+      referenceLowp(p, in, lowp, attention ? &lowpLse : nullptr);
       res.reference = "float64 on the CPU";
+      if (o.compareReferences && attention) {
+        std::vector<double> gRef, gLowp, gRefLse, gLowpLse;
+        if (!gpuRef(gRef, gLowp, gRefLse, gLowpLse))
+          return std::nullopt;
+        res.gpuRefO = hold(checkTolerance(p, gRef, ref, lowp));
+        res.gpuRefLse = hold(checkLse(gRefLse, refLse, lowpLse));
+      }
     } else {
-      Buffer *q = r.buffer("q"), *k = r.buffer("k"), *v = r.buffer("v"), *bias = r.buffer("bias");
-      if (!q || !k || !v ||
-          !gpuReference(*r.drv, p, driver::archForDevice(dev.smMajor, dev.smMinor), q->mem, k->mem,
-                        v->mem, bias ? &bias->mem : nullptr, ref, lowp, err))
+      if (!gpuRef(ref, lowp, refLse, lowpLse))
         return std::nullopt;
       res.reference = "fp32 on the GPU";
     }
-    CheckResult c = checkTolerance(p, first_out, ref, lowp);
+    CheckResult c = checkTolerance(p, outputs[0], ref, lowp);
     res.checked = true;
     res.pass = c.pass;
     res.maxErr = c.maxErr;
     res.bound = c.bound;
+    if (attention) {
+      res.lse = hold(checkLse(outputs[1], refLse, lowpLse));
+      res.pass = res.pass && res.lse->pass;
+    }
+    if (res.gpuRefO)
+      res.pass = res.pass && res.gpuRefO->pass && res.gpuRefLse->pass;
   }
+  res.status = judge({/*ran=*/true, res.checked, res.pass, res.allWritten, res.deterministic},
+                     o.control);
 
   if (o.benchIters > 0 && !time(r, in, o, res, err))
     return std::nullopt;

@@ -10,6 +10,7 @@
 #define ATTNCC_RUNTIME_BUNDLE_H
 
 #include "runtime/problem/Problem.h"
+#include "runtime/problem/Verdict.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,14 +42,28 @@ struct RunOptions {
   uint64_t seed = 1;
   bool check = true;       // compare with the float64 reference (CPU)
   double checkMaxFlops = 6e10; // above this: the fp32 GPU reference instead of float64 on the CPU
-  int repeats = 2;         // runs compared bitwise (determinism)
+  int repeats = 2;         // runs, each compared bitwise with the first (determinism)
   int benchIters = 0;      // > 0: time this many runs (after warm-up), report the median
+  bool control = false;    // a negative control: ok only if it fails the tolerance rule
+  /// Also hold the fp32 GPU reference to the tolerance rule against the
+  /// float64 one (attention, shapes the CPU can afford).
+  bool compareReferences = false;
+};
+
+/// One output held to the tolerance rule.
+struct OutputCheck {
+  double maxErr = 0, bound = 0;
+  bool pass = false;
 };
 
 struct RunResult {
   std::string device, compileArch;
   bool checked = false, pass = false, allWritten = false, deterministic = false;
-  double maxErr = 0, bound = 0;
+  double maxErr = 0, bound = 0; // O (or the row reduction's out)
+  std::optional<OutputCheck> lse; // attention: the log-sum-exp
+  /// compareReferences: the GPU reference's O and LSE against float64.
+  std::optional<OutputCheck> gpuRefO, gpuRefLse;
+  Status status = Status::Error;
   double medianUs = 0, tflops = 0;
   std::map<std::string, int> registers; // per kernel, from the driver
   std::string timing;                   // how it was timed
@@ -57,8 +72,10 @@ struct RunResult {
 };
 
 /// Compiles (NVRTC, cached), allocates, fills fresh random inputs, poisons the
-/// outputs and workspaces, launches the contract's kernels in order, checks,
-/// repeats for determinism, and optionally times.
+/// outputs and workspaces, launches the contract's kernels in order, checks
+/// every output (O, and LSE for attention), repeats for determinism (every
+/// repeat compared bitwise with the first, O and LSE), and optionally times.
+/// `status` is judge() of that evidence (runtime/problem/Verdict.h).
 std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &err);
 
 } // namespace attncc::bundle

@@ -51,7 +51,7 @@ __device__ float score(const T *q, const T *k, const T *bias, const RefParams &p
 
 template <typename T>
 __global__ void reference_attention(const T *q, const T *k, const T *v, const T *bias, RefParams p,
-                                    float *ref, float *lowp) {
+                                    float *ref, float *lowp, double *refLse, float *lowpLse) {
   long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= p.B * p.Hq * p.Sq) return;
   long long i = row % p.Sq, h = (row / p.Sq) % p.Hq, b = row / (p.Sq * p.Hq);
@@ -59,10 +59,19 @@ __global__ void reference_attention(const T *q, const T *k, const T *v, const T 
   float *oRef = ref + row * p.D, *oLow = lowp + row * p.D;
   for (long long d = 0; d < p.D; ++d) { oRef[d] = 0.f; oLow[d] = 0.f; }
   float m = __int_as_float(0xff800000);
+  refLse[row] = __longlong_as_double(0xfff0000000000000ULL);
+  lowpLse[row] = m;
   for (long long j = 0; j < p.Sk; ++j) m = fmaxf(m, score(q, k, bias, p, b, h, i, j));
-  if (m == __int_as_float(0xff800000)) return; // fully masked: 0
+  if (m == __int_as_float(0xff800000)) return; // fully masked: 0, lse = -inf
   float l = 0.f;
-  for (long long j = 0; j < p.Sk; ++j) l += expf(score(q, k, bias, p, b, h, i, j) - m);
+  double l64 = 0.0;
+  for (long long j = 0; j < p.Sk; ++j) {
+    float s = score(q, k, bias, p, b, h, i, j);
+    l += expf(s - m);
+    l64 += exp((double)s - (double)m);
+  }
+  refLse[row] = (double)m + log(l64);
+  lowpLse[row] = m + logf(l);
   for (long long j = 0; j < p.Sk; ++j) {
     float e = expf(score(q, k, bias, p, b, h, i, j) - m);
     if (e == 0.f) continue;
@@ -95,7 +104,8 @@ const char *gpuReferenceSource() { return kSource; }
 bool gpuReference(driver::Driver &drv, const Problem &p, const std::string &arch,
                   const driver::DeviceBuffer &q, const driver::DeviceBuffer &k,
                   const driver::DeviceBuffer &v, const driver::DeviceBuffer *bias,
-                  std::vector<double> &ref, std::vector<double> &lowp, std::string &err) {
+                  std::vector<double> &ref, std::vector<double> &lowp, std::vector<double> &refLse,
+                  std::vector<double> &lowpLse, std::string &err) {
   if (p.kind != ProblemKind::Attention) {
     err = "the GPU reference computes attention only";
     return false;
@@ -117,24 +127,36 @@ bool gpuReference(driver::Driver &drv, const Problem &p, const std::string &arch
   size_t count = size_t(rows * p.head_dim);
   std::optional<driver::DeviceBuffer> dRef = drv.alloc(count * sizeof(float), err);
   std::optional<driver::DeviceBuffer> dLow = dRef ? drv.alloc(count * sizeof(float), err) : std::nullopt;
-  if (!dRef || !dLow)
+  std::optional<driver::DeviceBuffer> dRefLse = dLow ? drv.alloc(size_t(rows) * sizeof(double), err) : std::nullopt;
+  std::optional<driver::DeviceBuffer> dLowLse = dRefLse ? drv.alloc(size_t(rows) * sizeof(float), err) : std::nullopt;
+  if (!dRef || !dLow || !dRefLse || !dLowLse)
     return false;
   RefParams rp{p.batch.value, p.heads_q, p.heads_kv, p.seq_q.value, p.seq_k.value, p.head_dim,
                p.seq_k.value - p.seq_q.value, p.window ? *p.window : -1,
                float(p.effectiveScale()), p.softcap ? float(*p.softcap) : 0.f,
                p.causal, p.alibi, p.bias, p.bias_batch_broadcast, p.bias_head_broadcast};
   driver::KernelArgs args;
-  args.add(q).add(k).add(v).add(bias ? bias->ptr() : CUdeviceptr(0)).add(rp).add(*dRef).add(*dLow);
+  args.add(q).add(k).add(v).add(bias ? bias->ptr() : CUdeviceptr(0)).add(rp).add(*dRef).add(*dLow)
+      .add(*dRefLse).add(*dLowLse);
   unsigned threads = 128;
   if (!drv.launch(*fn, {unsigned((rows + threads - 1) / threads), 1, 1}, {threads, 1, 1}, 0, args, err) ||
       !drv.synchronize(err))
     return false;
   std::optional<std::vector<double>> r = dRef->download(DType::F32, count, err);
   std::optional<std::vector<double>> l = r ? dLow->download(DType::F32, count, err) : std::nullopt;
-  if (!r || !l)
+  std::optional<std::vector<double>> rl;
+  if (l) {
+    rl.emplace(size_t(rows));
+    if (!dRefLse->download(rl->data(), size_t(rows) * sizeof(double), err))
+      rl.reset();
+  }
+  std::optional<std::vector<double>> ll = rl ? dLowLse->download(DType::F32, size_t(rows), err) : std::nullopt;
+  if (!r || !l || !rl || !ll)
     return false;
   ref = std::move(*r);
   lowp = std::move(*l);
+  refLse = std::move(*rl);
+  lowpLse = std::move(*ll);
   return true;
 }
 

@@ -7,6 +7,12 @@
 // dtype). It is the oracle, written by hand and independent of the compiler;
 // it is not compiler output.
 //
+// The log-sum-exp: the reference sums exp(s - m) in double (as the float64
+// reference does), the low-precision analogue in float, one key after the
+// other (as referenceLowp does). Scores are fp32 in both. `attncc-runner
+// --compare-references` holds this reference to the tolerance rule against
+// the float64 one on shapes both can do.
+//
 //===----------------------------------------------------------------------===//
 #ifndef ATTNCC_RUNTIME_GPUREFERENCE_H
 #define ATTNCC_RUNTIME_GPUREFERENCE_H
@@ -21,11 +27,13 @@ namespace attncc::bundle {
 
 /// Attention only. q, k, v (and bias when the problem has one) are device
 /// buffers in the problem's layout and dtype. Fills `ref` and `lowp` (O, as
-/// doubles). `arch` is the device's NVRTC arch.
+/// doubles) and `refLse` and `lowpLse` (-inf for a fully masked row). `arch`
+/// is the device's NVRTC arch.
 bool gpuReference(driver::Driver &drv, const Problem &p, const std::string &arch,
                   const driver::DeviceBuffer &q, const driver::DeviceBuffer &k,
                   const driver::DeviceBuffer &v, const driver::DeviceBuffer *bias,
-                  std::vector<double> &ref, std::vector<double> &lowp, std::string &err);
+                  std::vector<double> &ref, std::vector<double> &lowp, std::vector<double> &refLse,
+                  std::vector<double> &lowpLse, std::string &err);
 
 /// The CUDA source of the reference kernel (for tests).
 const char *gpuReferenceSource();

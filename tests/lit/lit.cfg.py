@@ -12,7 +12,7 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs
 tools = os.path.join(config.attncc_obj_root, "tools")
 config.environment["PATH"] = os.pathsep.join(
     [os.path.join(tools, "attncc"), os.path.join(tools, "attncc-opt"),
-     os.path.join(tools, "attncc-runner"),
+     os.path.join(tools, "attncc-runner"), os.path.join(config.attncc_obj_root, "tests", "cpu"),
      config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 

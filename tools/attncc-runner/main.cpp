@@ -1,13 +1,19 @@
 //===- main.cpp - attncc-runner: run bundles on a GPU, without MLIR -------===//
 //
-//   attncc-runner [--seed N] [--no-check] [--gpu-reference] [--bench N] [--set seq_k=4096 ...]
+//   attncc-runner [--seed N] [--no-check] [--gpu-reference] [--compare-references]
+//                 [--control] [--repeats N] [--bench N] [--set seq_k=4096 ...]
 //                 [--json FILE] BUNDLE_DIR...
 //
 // For each bundle: NVRTC-compile for the device (an sm_80/sm_120 schedule is
 // compiled for the device and says so), run on fresh random inputs with
-// poisoned outputs, check with the float64 reference (up to a size), run again
-// and compare bitwise, and optionally time. One JSON line per bundle on
-// stdout (and appended to --json), then "N passed, N failed".
+// poisoned outputs, check O and LSE with the float64 reference (up to a size;
+// the fp32 GPU reference above it), run again and compare every repeat
+// bitwise with the first, and optionally time. One JSON line per bundle on
+// stdout (and appended to --json), with its "status" (runtime/problem/
+// Verdict.h): pass, fail, error, unchecked (--no-check), or for --control
+// rejected / control-passed. "ok" is true only for pass and rejected.
+// Last: "N passed, N failed, N unchecked"; the exit code is 1 when any
+// bundle failed or errored (and 2 for bad arguments).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/bundle/Bundle.h"
@@ -22,8 +28,8 @@
 using namespace attncc;
 
 static int usage() {
-  std::fprintf(stderr, "usage: attncc-runner [--seed N] [--no-check] [--gpu-reference] [--bench N] [--set NAME=N]... "
-                       "[--json FILE] BUNDLE_DIR...\n");
+  std::fprintf(stderr, "usage: attncc-runner [--seed N] [--no-check] [--gpu-reference] [--compare-references] "
+                       "[--control] [--repeats N] [--bench N] [--set NAME=N]... [--json FILE] BUNDLE_DIR...\n");
   return 2;
 }
 
@@ -42,6 +48,17 @@ int main(int argc, char **argv) {
       opts.check = false;
     } else if (a == "--gpu-reference") {
       opts.checkMaxFlops = 0; // always check against the fp32 GPU reference (attention)
+    } else if (a == "--compare-references") {
+      opts.compareReferences = true;
+    } else if (a == "--control") {
+      opts.control = true;
+    } else if (a == "--repeats") {
+      const char *v = next();
+      if (!v || std::atoi(v) < 1) {
+        std::fprintf(stderr, "attncc-runner: invalid --repeats = '%s': an integer >= 1\n", v ? v : "");
+        return 2;
+      }
+      opts.repeats = std::atoi(v);
     } else if (a == "--bench") {
       const char *v = next();
       if (!v) return usage();
@@ -63,7 +80,7 @@ int main(int argc, char **argv) {
   }
   if (dirs.empty())
     return usage();
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, unchecked = 0;
   for (const std::string &dir : dirs) {
     std::string err;
     nlohmann::json line;
@@ -83,19 +100,30 @@ int main(int argc, char **argv) {
       line["causal"] = p.causal;
       r = bundle::run(*b, opts, err);
     }
-    bool ok = false;
+    Status status = Status::Error;
     if (r) {
+      status = r->status;
       line["device"] = r->device;
       line["compile_arch"] = r->compileArch;
       line["checked"] = r->checked;
       if (r->checked) {
         line["max_err"] = r->maxErr;
         line["err_bound"] = r->bound;
+        if (r->lse) {
+          line["lse_err"] = r->lse->maxErr;
+          line["lse_bound"] = r->lse->bound;
+          line["lse_pass"] = r->lse->pass;
+        }
+        if (r->gpuRefO)
+          line["gpu_reference"] = {{"o_err", r->gpuRefO->maxErr}, {"o_bound", r->gpuRefO->bound},
+                                   {"lse_err", r->gpuRefLse->maxErr}, {"lse_bound", r->gpuRefLse->bound},
+                                   {"pass", r->gpuRefO->pass && r->gpuRefLse->pass}};
         line["pass"] = r->pass;
         line["reference"] = r->reference;
       }
       line["all_written"] = r->allWritten;
       line["deterministic"] = r->deterministic;
+      line["repeats"] = opts.repeats;
       line["registers"] = r->registers;
       if (opts.benchIters > 0) {
         line["median_us"] = r->medianUs;
@@ -104,17 +132,23 @@ int main(int argc, char **argv) {
       }
       if (!r->note.empty())
         line["note"] = r->note;
-      ok = r->allWritten && r->deterministic && (!r->checked || r->pass);
     } else {
       line["error"] = err;
     }
+    if (opts.control)
+      line["control"] = true;
+    line["status"] = statusName(status);
+    bool ok = isOk(status);
     line["ok"] = ok;
     std::printf("%s\n", line.dump().c_str());
     std::fflush(stdout);
     if (!jsonPath.empty())
       std::ofstream(jsonPath, std::ios::app) << line.dump() << "\n";
-    (ok ? passed : failed)++;
+    if (status == Status::Unchecked)
+      ++unchecked;
+    else
+      (ok ? passed : failed)++;
   }
-  std::printf("%d passed, %d failed\n", passed, failed);
+  std::printf("%d passed, %d failed, %d unchecked\n", passed, failed, unchecked);
   return failed == 0 ? 0 : 1;
 }
