@@ -9,5 +9,6 @@ bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh"
 built=$(date +%s)
 echo "attncc: set-up and build took $((built - start)) s"
-ctest --test-dir "$build" --output-on-failure
+# Tests run in parallel (the CPU tier is four shards); each prints its time.
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
 echo "attncc: tests took $(( $(date +%s) - built )) s"
