@@ -387,6 +387,11 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
   std::optional<nvrtc::CompiledKernel> k = nvrtc::compileCached(&cache, b.source, first, copts, err);
   if (!k)
     return std::nullopt;
+  if (o.compileOnly) {
+    res.status = Status::Unchecked;
+    res.note = (res.note.empty() ? "" : res.note + "; ") + "compiled only (--compile-only)";
+    return res;
+  }
   std::optional<driver::Module> mod = r.drv->loadModule(k->cubin, err);
   if (!mod)
     return std::nullopt;

@@ -45,6 +45,7 @@ struct RunOptions {
   int repeats = 2;         // runs, each compared bitwise with the first (determinism)
   int benchIters = 0;      // > 0: time this many runs (after warm-up), report the median
   bool control = false;    // a negative control: ok only if it fails the tolerance rule
+  bool compileOnly = false; // NVRTC-compile into the cubin cache, run nothing (unchecked)
   /// Also hold the fp32 GPU reference to the tolerance rule against the
   /// float64 one (attention, shapes the CPU can afford).
   bool compareReferences = false;

@@ -15,6 +15,10 @@ config.environment["PATH"] = os.pathsep.join(
      os.path.join(tools, "attncc-runner"), os.path.join(config.attncc_obj_root, "tests", "cpu"),
      config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%repo", os.path.dirname(os.path.dirname(config.test_source_root))))
+
+# scripts/make-bundles.sh (and what calls it) use this build's attncc.
+config.environment["ATTNCC"] = os.path.join(tools, "attncc", "attncc")
 
 # The cubin cache of these tests lives in the build tree, not in ~/.cache.
 config.environment["ATTNCC_CACHE_DIR"] = os.path.join(config.test_exec_root, "cubin-cache")

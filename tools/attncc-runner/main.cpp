@@ -1,7 +1,7 @@
 //===- main.cpp - attncc-runner: run bundles on a GPU, without MLIR -------===//
 //
 //   attncc-runner [--seed N] [--no-check] [--gpu-reference] [--compare-references]
-//                 [--control] [--repeats N] [--bench N] [--set seq_k=4096 ...]
+//                 [--control] [--compile-only] [--repeats N] [--bench N] [--set seq_k=4096 ...]
 //                 [--json FILE] BUNDLE_DIR...
 //
 // For each bundle: NVRTC-compile for the device (an sm_80/sm_120 schedule is
@@ -12,6 +12,8 @@
 // stdout (and appended to --json), with its "status" (runtime/problem/
 // Verdict.h): pass, fail, error, unchecked (--no-check), or for --control
 // rejected / control-passed. "ok" is true only for pass and rejected.
+// --compile-only fills the cubin cache and runs nothing (unchecked), so that
+// a script can compile many bundles in parallel before it runs them.
 // Last: "N passed, N failed, N unchecked"; the exit code is 1 when any
 // bundle failed or errored (and 2 for bad arguments).
 //
@@ -29,7 +31,7 @@ using namespace attncc;
 
 static int usage() {
   std::fprintf(stderr, "usage: attncc-runner [--seed N] [--no-check] [--gpu-reference] [--compare-references] "
-                       "[--control] [--repeats N] [--bench N] [--set NAME=N]... [--json FILE] BUNDLE_DIR...\n");
+                       "[--control] [--compile-only] [--repeats N] [--bench N] [--set NAME=N]... [--json FILE] BUNDLE_DIR...\n");
   return 2;
 }
 
@@ -50,6 +52,8 @@ int main(int argc, char **argv) {
       opts.checkMaxFlops = 0; // always check against the fp32 GPU reference (attention)
     } else if (a == "--compare-references") {
       opts.compareReferences = true;
+    } else if (a == "--compile-only") {
+      opts.compileOnly = true;
     } else if (a == "--control") {
       opts.control = true;
     } else if (a == "--repeats") {

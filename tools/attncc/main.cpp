@@ -181,7 +181,7 @@ std::optional<nvrtc::CompiledKernel> compileCuda(const std::string &cuda, mlir::
   nvrtc::CubinCache cache(nvrtc::CubinCache::defaultDir());
   std::optional<nvrtc::CompiledKernel> k = nvrtc::compileCached(&cache, cuda, names.front(), opts, err);
   if (!k) {
-    fail("NVRTC failed: " + err);
+    fail(err); // "NVRTC failed to compile kernel ... for <arch>", the options and the log
     return std::nullopt;
   }
   std::map<std::string, nvrtc::ResourceUsage> usage = nvrtc::parsePtxasLog(k->log);

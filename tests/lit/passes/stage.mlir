@@ -183,7 +183,6 @@ func.func @narrow(%q: memref<100x4xf16>, %k: memref<100x4xf16>) -> vector<64x64x
 }
 
 // -----
-// RUN: attncc-opt %s -split-input-file -attncc-stage -verify-diagnostics | FileCheck %s
 
 // STAGE@kv=d2/tma/ring/swz128 (a wgmma TILE): the ring is built as with cp,
 // and the reads are marked "tma.swz" (one thread copies each block with TMA;

@@ -1,0 +1,1 @@
+#error planted: these are not the CUDA headers
