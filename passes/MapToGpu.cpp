@@ -103,7 +103,7 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
     if (threads < 1 || threads > 1024) {
-      f.emitError() << "attncc-map-to-gpu: threads = " << threads
+      f.emitError() << "attncc-map-to-gpu: threads = " << static_cast<int64_t>(threads)
                     << " is not allowed; a CTA has 1 to 1024 threads";
       return signalPassFailure();
     }

@@ -21,6 +21,8 @@
 
 #include <nvrtc.h>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -241,6 +243,27 @@ std::vector<int> supportedArchs() {
   return archs;
 }
 
+/// libnvrtc opens libnvrtc-builtins.so.<major>.<minor> by name when it first
+/// compiles, which finds it only where the dynamic linker is told about the
+/// CUDA library folder (ld.so.conf, LD_LIBRARY_PATH). A CUDA toolkit that is
+/// merely present, as in scripts/fresh-root-check.sh's root, fails with
+/// NVRTC_ERROR_BUILTIN_OPERATION_FAILURE. So the library is loaded first from
+/// the folder libnvrtc itself was loaded from; libnvrtc's own lookup then
+/// finds it loaded. If that fails, NVRTC reports its own error as before.
+static void loadBuiltinsBesideNvrtc() {
+  static bool done = [] {
+    Dl_info info{};
+    int major = 0, minor = 0;
+    if (::nvrtcVersion(&major, &minor) != NVRTC_SUCCESS ||
+        !dladdr(reinterpret_cast<void *>(&::nvrtcVersion), &info) || !info.dli_fname)
+      return false;
+    fs::path lib = fs::path(info.dli_fname).parent_path() /
+                   ("libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor));
+    return dlopen(lib.c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr;
+  }();
+  (void)done;
+}
+
 std::string cudaIncludeDir(std::string &why) {
   std::vector<std::string> candidates;
   for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
@@ -339,6 +362,7 @@ std::optional<CompiledKernel> compile(const std::string &source, const std::stri
     return std::nullopt;
   };
 
+  loadBuiltinsBesideNvrtc();
   Program prog;
   std::string programName = fileSafe(kernelName) + ".cu";
   nvrtcResult r =
