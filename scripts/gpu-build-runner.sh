@@ -7,8 +7,8 @@ mkdir -p "$out"
 gen=; command -v ninja >/dev/null && gen="-G Ninja"
 cmake -S . -B /tmp/attncc-gpu $gen -DATTNCC_ENABLE_MLIR=OFF -DATTNCC_BUILD_TESTS=OFF \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/build-deps" \
-  -DCMAKE_POLICY_VERSION_MINIMUM=3.5 > "$out/cmake.log" 2>&1 || { tail -20 "$out/cmake.log"; exit 1; }
-cmake --build /tmp/attncc-gpu -j "$(nproc)" --target attncc-runner > "$out/build.log" 2>&1 \
-  || { tail -30 "$out/build.log"; exit 1; }
+  -DCMAKE_POLICY_VERSION_MINIMUM=3.5 > /tmp/attncc-cmake.log 2>&1 || { tail -20 /tmp/attncc-cmake.log; exit 1; }
+cmake --build /tmp/attncc-gpu -j "$(nproc)" --target attncc-runner > /tmp/attncc-build.log 2>&1 \
+  || { tail -30 /tmp/attncc-build.log; exit 1; }
 export ATTNCC_CACHE_DIR=/tmp/attncc-cache
 R=/tmp/attncc-gpu/tools/attncc-runner/attncc-runner

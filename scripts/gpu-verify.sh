@@ -45,8 +45,14 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >
 failed=0
 t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
-# A runner call that fails counts; the run goes on so that every line is seen.
-run() { "$R" --json "$out/verify.jsonl" "$@" | tail -1 || failed=$((failed + 1)); }
+# A runner call that fails (or hangs past STEP_TIMEOUT seconds) counts; the
+# run goes on so that every line is seen.
+run() {
+  timeout "${STEP_TIMEOUT:-300}" "$R" --json "$out/verify.jsonl" "$@" | tail -1 || {
+    echo "gpu-verify: FAILED (exit ${PIPESTATUS[0]}): attncc-runner $*" | cut -c1-300
+    failed=$((failed + 1))
+  }
+}
 
 stamp "0. NVRTC-compile every bundle into the cubin cache, in parallel"
 # Errors show again, per bundle, in the steps below.
