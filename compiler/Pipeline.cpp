@@ -46,11 +46,13 @@ void registerAttnccDialects(DialectRegistry &registry) {
 
 void registerAttnccPasses() { mlir::attncc::registerAttnccPasses(); }
 
-/// The loop level keeps the fold's scf.for even when it runs once (a block
-/// as long as the sequence, as the sm_90a default's 128 keys on the listing
+/// Every stage keeps the fold's scf.for even when it runs once (a block as
+/// long as the sequence, as the sm_90a default's 128 keys on the listing
 /// shape): the loop IR shows the streaming fold for every schedule, and the
-/// loop passes see the same structure at every length. The tile level's
-/// canonicalizer folds such loops away.
+/// passes and the emitter see the same structure at every length, the one a
+/// symbolic length that turns out to fit one block runs. (Folding the loop at
+/// the tile level, after the ring and the warpgroup turns were built around
+/// it, hung OVERLAP=wg on a one-block shape on the H200, 2026-12-01.)
 static std::unique_ptr<Pass> canonicalizeKeepingFolds() {
   GreedyRewriteConfig config;
   return createCanonicalizerPass(config, /*disabledPatterns=*/{"(anonymous namespace)::SimplifyTrivialLoops"});
@@ -83,7 +85,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createMapToGpu());      // partition, scalar rung
     pm.addPass(createGpuLaunchSinkIndexComputationsPass()); // constants, dims into kernels
     pm.addPass(createGpuKernelOutliningPass());
-    pm.addPass(createCanonicalizerPass());
+    pm.addPass(canonicalizeKeepingFolds());
     pm.addPass(createCSEPass());
     pm.addPass(mlir::attncc::createAtomize());      // fragment layouts for mma.sync
   }

@@ -33,6 +33,15 @@ SAN=${SAN-fused-len97-c cut-113x203-c split-masked-rows split-decode tc-ring-c t
 CONTROLS=${CONTROLS-control-causal control-tc-causal control-wgmma-causal}
 REFS=${REFS-fused-len97-c fused-1023-c-bf16 fused-gqa4 fused-bias fused-window fused-masked-rows split-decode}
 names() { grep -v '^#' "$1" | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d'; }
+# at BUNDLE B SQ SK: the --set flags for the sizes BUNDLE left symbolic.
+at() {
+  python3 - "$@" <<'PY'
+import json, sys
+b, vals = sys.argv[1], dict(zip(("batch", "seq_q", "seq_k"), sys.argv[2:5]))
+p = json.load(open(b + "/contract.json"))["problem"]
+print(" ".join(f"--set {k}={v}" for k, v in vals.items() if str(p[k]).startswith("?")))
+PY
+}
 if [ ! -d build-bundles ] && [ -x build/tools/attncc/attncc ]; then
   # shellcheck disable=SC2086
   bash scripts/make-bundles.sh $SWEEP $FULL $LADDER > /dev/null
@@ -65,9 +74,10 @@ for list in $SWEEP; do
   # shellcheck disable=SC2046
   run $(names "$list" | grep -v sym | sed 's|^|build-bundles/|')
   for b in $(names "$list" | grep sym); do
-    run --set batch=2 --set seq_q=300 --set seq_k=77 "build-bundles/$b"
-    run --set batch=1 --set seq_q=1 --set seq_k=1000 "build-bundles/$b"
-    run --set batch=3 --set seq_q=129 --set seq_k=129 "build-bundles/$b"
+    for p in 2:300:77 1:1:1000 3:129:129; do
+      # shellcheck disable=SC2046
+      run $(at "build-bundles/$b" ${p//:/ }) "build-bundles/$b"
+    done
   done
 done
 for list in $LADDER; do
@@ -76,8 +86,8 @@ done
 if [ "${LADDER_SWEEP:-0}" = 1 ]; then
   for b in $(names bench/ladder-sweep.txt); do
     for p in 1:1:1 1:17:17 2:97:97 1:128:128 1:257:257 1:1025:1025 2:113:203 1:1:339 1:3:1024 1:512:256; do
-      IFS=: read -r nb sq sk <<< "$p"
-      run --set batch="$nb" --set seq_q="$sq" --set seq_k="$sk" "build-bundles/$b"
+      # shellcheck disable=SC2046
+      run $(at "build-bundles/$b" ${p//:/ }) "build-bundles/$b"
     done
   done
 fi
