@@ -3,6 +3,7 @@
 # all in one device call:
 #   1. PyTorch's backends on every speed shape (scripts/anchors-all.py), and
 #      on the shapes in $ANCHORS_EXTRA (B,Hq,Hkv,Sq,Sk,D,dtype[,causal] each);
+#      ANCHORS_SET replaces the speed shapes' set;
 #      ANCHORS=0 skips them. They run first: a call cut off later keeps them;
 #   2. the ladder ($LADDER, default bench/ladder.txt; LADDER= skips it), each
 #      rung timed at [1,8,4096,64];
@@ -31,11 +32,11 @@ for list in $LADDER $PERF; do names "$list"; done | sed 's|^|build-bundles/|' \
 stamp "1. anchors"
 if [ "${ANCHORS:-1}" != 0 ]; then
   # shellcheck disable=SC2086
-  python3 scripts/anchors-all.py 1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
+  python3 scripts/anchors-all.py ${ANCHORS_SET:-1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
     8,16,16,4096,4096,128,bf16 8,16,16,4096,4096,128,bf16,causal \
     4,16,16,8192,8192,128,bf16 4,16,16,8192,8192,128,bf16,causal \
     2,16,16,16384,16384,128,bf16 2,16,16,16384,16384,128,bf16,causal \
-    4,32,8,4096,4096,128,bf16,causal ${ANCHORS_EXTRA:-} > "$out/anchors.jsonl" 2> /tmp/anchors.err \
+    4,32,8,4096,4096,128,bf16,causal} ${ANCHORS_EXTRA:-} > "$out/anchors.jsonl" 2> /tmp/anchors.err \
     || { tail -5 /tmp/anchors.err; failed=$((failed + 1)); }
 fi
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Compiles every line of a bundle list (bench/*.txt: "name | attncc flags")
+# Compiles every line of a bundle list (bench/*.txt: "name | attncc flags";
+# a flag written '' is the empty string, as in --knobs '')
 # into OUT/<name>/ (kernel.cu + contract.json). Default OUT: build-bundles/.
 # With PTX=1, into OUT/<name>.ptx (NVRTC) and OUT/<name>.log (ptxas's
 # resource line) instead (scripts/ptx-snapshot.sh).
@@ -16,6 +17,8 @@ for list in "$@"; do
     set -f
     args=($flags)
     set +f
+    # '' in a list is the empty knob string (the scalar rung, pinned).
+    for i in "${!args[@]}"; do [ "${args[i]}" = "''" ] && args[i]=""; done
     target=$target_default
     for a in "${args[@]}"; do [ "$a" = "--target" ] && target=; done
     if [ -n "$target" ]; then args+=(--target "$target"); fi
