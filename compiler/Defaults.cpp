@@ -8,9 +8,11 @@ namespace attncc {
 
 namespace {
 
-/// Measured on the H200 (sm_90a) on 2026-11-30 with the scalar rung, timed by
-/// scripts/gpu-tune.sh over bench/tune-scalar.txt; rows and reasons in
-/// bench/results/2026-11-30-h200-scalar-defaults.json.
+/// The scalar rung's rows, chosen on the H200 (sm_90a) on 2026-11-30 over
+/// bench/tune-scalar.txt and re-timed on 2026-12-01 by scripts/gpu-tc-perf.sh
+/// (PERF=bench/tune-scalar.txt, every candidate checked at full size; rows in
+/// bench/results/2026-12-01-h200-call3-scalar.json, whose numbers the strings
+/// quote). The 2026-11-30 file was typed by hand and is gone.
 struct Entry {
   const char *shapeClass;
   const char *knobs;
@@ -18,11 +20,13 @@ struct Entry {
 };
 const Entry kMeasured[] = {
     {"decode", "REDUCE@kv=g128k",
-     "9.9 ms against 215.8 ms unsplit on [8,32/8,1,32768,128] bf16 (g8, g32, g512 slower)"},
+     "9.8 ms against 217.2 ms unsplit on [8,32/8,1,32768,128] bf16 (g8 32.0, g32 21.5, g512 "
+     "13.3 ms)"},
     {"prefill", "",
-     "8.15 ms on [1,8,4096,64] f16; TILE@kv=n64/f1 within 1.6 %, REDUCE g2/g4 slower"},
+     "8.24 ms on [1,8,4096,64] f16; TILE@kv=n64/f1 7.11 ms in the same call (not switched "
+     "yet: an earlier call had them level), REDUCE g2/g4 8.30/9.12 ms"},
 };
-const char *kWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-scalar-defaults.json";
+const char *kWhere = "H200, 2026-12-01, bench/results/2026-12-01-h200-call3-scalar.json";
 
 /// mma.sync prefill schedules (every tensor-core target), measured on the
 /// H200 by scripts/gpu-tc-perf.sh: candidates over bench/perf-tc.txt (run 3,
