@@ -1,7 +1,7 @@
 //===- Pipeline.cpp - the named stages of attncc --------------------------===//
 #include "compiler/Pipeline.h"
 
-#include "compiler/knobs/Built.h"
+#include "schedule/Built.h"
 
 #include "ir/MonoidOps.h"
 #include "passes/Passes.h"

@@ -2,7 +2,7 @@
 #ifndef ATTNCC_COMPILER_TARGETS_H
 #define ATTNCC_COMPILER_TARGETS_H
 
-#include "compiler/knobs/Schedule.h"
+#include "schedule/Schedule.h"
 #include "runtime/problem/Problem.h"
 
 #include <optional>

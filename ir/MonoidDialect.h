@@ -2,7 +2,7 @@
 #ifndef ATTNCC_IR_MONOIDDIALECT_H
 #define ATTNCC_IR_MONOIDDIALECT_H
 
-#include "compiler/knobs/Schedule.h"
+#include "schedule/Schedule.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"

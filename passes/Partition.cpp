@@ -4,7 +4,7 @@
 //       directly in the free-axis scf.parallel (zero lower bounds, unit
 //       steps) the front end builds; the map's last axis is the free axis
 //       that is tiled ("the rows").
-// Post: the map runs over row tiles of M rows (compiler/knobs/Geometry.h:
+// Post: the map runs over row tiles of M rows (schedule/Geometry.h:
 //       WM*FM*atom.m, or WM/4*FM*64 for wgmma); its body is
 //       the old body vectorized over the rows, and the reduce became an
 //       scf.for over blocks of B = WN*FN*atom.n elements whose body is the
@@ -25,7 +25,7 @@
 // The result is still ordinary vector IR, so the CPU runner executes it.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/knobs/Geometry.h"
+#include "schedule/Geometry.h"
 #include "ir/Carrier.h"
 #include "passes/Passes.h"
 

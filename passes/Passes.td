@@ -305,7 +305,7 @@ def StreamReduce : Pass<"attncc-stream-reduce", "func::FuncOp"> {
     Replaces each `monoid.reduce` by a loop that carries the carrier state in
     `iter_args`, folding one lifted element at a time with `monoid.combine`
     (starting from `monoid.identity`). With `TILE@<axis>` the axis is tiled by
-    its block B (see compiler/knobs/Geometry.h): an outer loop over blocks and
+    its block B (see schedule/Geometry.h): an outer loop over blocks and
     an inner loop of exactly B steps whose out-of-range elements are the
     carrier identity (never read). `monoid.project` is untouched: the divide
     stays deferred until after the loop.

@@ -20,7 +20,7 @@
 // which the combine absorbs. g<G>a (atomics) has the same semantics here.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/knobs/Geometry.h"
+#include "schedule/Geometry.h"
 #include "passes/MapUtils.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "passes/Passes.h"

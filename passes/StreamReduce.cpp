@@ -16,7 +16,7 @@
 //   3. replace the reduce's results by the loop's.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/knobs/Geometry.h"
+#include "schedule/Geometry.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"

@@ -2,7 +2,7 @@
 #ifndef ATTNCC_COMPILER_FRONTEND_H
 #define ATTNCC_COMPILER_FRONTEND_H
 
-#include "compiler/knobs/Schedule.h"
+#include "schedule/Schedule.h"
 #include "runtime/problem/Problem.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

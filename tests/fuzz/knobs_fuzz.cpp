@@ -1,6 +1,6 @@
 // libFuzzer target: the knob codec never crashes or hangs, and whatever it
 // accepts prints back to a string it accepts again, to the same schedule.
-#include "compiler/knobs/Schedule.h"
+#include "schedule/Schedule.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -14,8 +14,8 @@ if [ -z "$cxx" ]; then
 fi
 mkdir -p "$out"
 flags=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I"$src")
-"$cxx" "${flags[@]}" "$src/tests/fuzz/knobs_fuzz.cpp" "$src/compiler/knobs/KnobCodec.cpp" \
-  "$src/compiler/knobs/Geometry.cpp" -o "$out/knobs_fuzz"
+"$cxx" "${flags[@]}" "$src/tests/fuzz/knobs_fuzz.cpp" "$src/schedule/KnobCodec.cpp" \
+  "$src/schedule/Geometry.cpp" -o "$out/knobs_fuzz"
 "$cxx" "${flags[@]}" "$src/tests/fuzz/problem_fuzz.cpp" "$src/runtime/problem/Problem.cpp" \
   -o "$out/problem_fuzz"
 targets=(knobs problem)
@@ -24,7 +24,7 @@ if [ -n "$mlirBuild" ] && [ -f "$mlirBuild/compiler/libattncc_compiler.a" ]; the
   "$cxx" -std=c++17 -O1 -g -fno-rtti -fsanitize=fuzzer -I"$src" -I"$mlirBuild" \
     -I/usr/lib/llvm-22/include "$src/tests/fuzz/mlir_fuzz.cpp" \
     "$mlirBuild/compiler/libattncc_compiler.a" "$mlirBuild/passes/libattncc_passes.a" \
-    "$mlirBuild/ir/libattncc_ir.a" "$mlirBuild/compiler/knobs/libattncc_knobs.a" \
+    "$mlirBuild/ir/libattncc_ir.a" "$mlirBuild/schedule/libattncc_schedule.a" \
     /usr/lib/llvm-22/lib/libMLIR.so /usr/lib/llvm-22/lib/libLLVM.so \
     -Wl,-rpath,/usr/lib/llvm-22/lib -o "$out/mlir_fuzz"
   mkdir -p "$src/tests/fuzz/corpus/mlir"

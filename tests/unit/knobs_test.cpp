@@ -1,5 +1,5 @@
 //===- knobs_test.cpp - the knob codec: round trips, errors, fuzz --------===//
-#include "compiler/knobs/Schedule.h"
+#include "schedule/Schedule.h"
 
 #include <catch2/catch.hpp>
 

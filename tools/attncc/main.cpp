@@ -16,7 +16,7 @@
 #include "compiler/Defaults.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Targets.h"
-#include "compiler/knobs/Built.h"
+#include "schedule/Built.h"
 #include "compiler/cpu/CpuRunner.h"
 #include "compiler/frontend/Frontend.h"
 #include "ir/MonoidOps.h"

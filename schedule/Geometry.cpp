@@ -1,5 +1,5 @@
 //===- Geometry.cpp - what a TILE knob means for the loop structure -------===//
-#include "compiler/knobs/Geometry.h"
+#include "schedule/Geometry.h"
 
 namespace attncc {
 

@@ -18,10 +18,10 @@
 // rows (two warpgroups) and 128-key blocks.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ATTNCC_KNOBS_GEOMETRY_H
-#define ATTNCC_KNOBS_GEOMETRY_H
+#ifndef ATTNCC_SCHEDULE_GEOMETRY_H
+#define ATTNCC_SCHEDULE_GEOMETRY_H
 
-#include "compiler/knobs/Schedule.h"
+#include "schedule/Schedule.h"
 
 #include <cstdint>
 

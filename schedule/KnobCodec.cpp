@@ -28,7 +28,7 @@
 // <digits>[.<digits>] with no leading zero in the integer part.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/knobs/Schedule.h"
+#include "schedule/Schedule.h"
 
 #include <algorithm>
 #include <functional>

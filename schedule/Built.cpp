@@ -1,5 +1,5 @@
 //===- Built.cpp - which knobs the passes act on yet ----------------------===//
-#include "compiler/knobs/Built.h"
+#include "schedule/Built.h"
 
 namespace attncc {
 

@@ -5,10 +5,10 @@
 // value and what is built, instead of ignoring it. MLIR-free.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ATTNCC_KNOBS_BUILT_H
-#define ATTNCC_KNOBS_BUILT_H
+#ifndef ATTNCC_SCHEDULE_BUILT_H
+#define ATTNCC_SCHEDULE_BUILT_H
 
-#include "compiler/knobs/Schedule.h"
+#include "schedule/Schedule.h"
 
 #include <optional>
 

@@ -8,8 +8,8 @@
 // tests and the fuzzer, and builds on the GPU host.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ATTNCC_KNOBS_SCHEDULE_H
-#define ATTNCC_KNOBS_SCHEDULE_H
+#ifndef ATTNCC_SCHEDULE_SCHEDULE_H
+#define ATTNCC_SCHEDULE_SCHEDULE_H
 
 #include <cstdint>
 #include <optional>
@@ -157,4 +157,4 @@ std::size_t hashSchedule(const Schedule &s);
 
 } // namespace attncc
 
-#endif // ATTNCC_KNOBS_SCHEDULE_H
+#endif // ATTNCC_SCHEDULE_SCHEDULE_H
