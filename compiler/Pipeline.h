@@ -1,10 +1,15 @@
 //===- Pipeline.h - the named stages of attncc ------------------*- C++ -*-===//
 //
 //   monoid  the front end's output: free-axis map + monoid.reduce + project
-//   loop    after the loop-level moves: cut-fold, split-reduce, stream-reduce,
-//           expand-carrier (then canonicalize + cse)
-//   tile    the GPU kernels: lower-contract, map-to-gpu, gpu-kernel-outlining:
-//           a host function of launches and a gpu.module per kernel
+//   loop    after the loop-level moves, in this order: cut-fold, split-reduce,
+//           clip-identity, partition, stream-reduce, expand-carrier,
+//           canonicalize + cse, hoist, split-mask, stage, ldmatrix-x4,
+//           handoff, accumulate, exp2, overlap, canonicalize (14 attncc
+//           passes and three canonicalize/cse runs; buildPipeline in
+//           Pipeline.cpp is the list)
+//   tile    the GPU kernels: lower-contract, map-to-gpu, launch-sink,
+//           gpu-kernel-outlining, canonicalize + cse, atomize: a host function
+//           of launches and a gpu.module per kernel
 //
 // `cuda` and `ptx` are printed from `tile` by codegen/ and runtime/.
 //

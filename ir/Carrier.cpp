@@ -20,13 +20,16 @@ static Value scalarConstant(OpBuilder &b, Location loc, Type t, double v) {
   return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
 }
 
+Value mlir::monoid::buildIdentityConstant(OpBuilder &b, Location loc, CombineKind kind, Type t) {
+  return scalarConstant(b, loc, t,
+                        kind == CombineKind::Max ? -std::numeric_limits<double>::infinity() : 0.0);
+}
+
 SmallVector<Value> mlir::monoid::buildIdentity(OpBuilder &b, Location loc, CarrierAttr carrier,
                                                TypeRange types) {
   SmallVector<Value> out;
   for (auto [kind, t] : llvm::zip(carrier.getCombines(), types))
-    out.push_back(scalarConstant(b, loc, t,
-                                 kind == CombineKind::Max ? -std::numeric_limits<double>::infinity()
-                                                          : 0.0));
+    out.push_back(buildIdentityConstant(b, loc, kind, t));
   return out;
 }
 

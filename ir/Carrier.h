@@ -16,6 +16,10 @@ namespace mlir::monoid {
 
 /// Identity values (-inf for max, 0 for add; splatted for vectors).
 SmallVector<Value> buildIdentity(OpBuilder &b, Location loc, CarrierAttr carrier, TypeRange types);
+/// The identity of one combine (-inf for max, 0 for add) as a constant of
+/// type `t` (a float or a vector of floats): what padding and a fold's
+/// initial state are made of.
+Value buildIdentityConstant(OpBuilder &b, Location loc, CombineKind kind, Type t);
 
 /// lhs (+) rhs, channel-wise:
 ///   max:          max(a, b)

@@ -36,6 +36,15 @@
 //   attncc.atom   = "mma.m16n8k16"       a contraction's instruction
 //                 | "wgmma.m64n<N>k16"   (attncc-atomize)
 //   attncc.tile   = {warps, rows, smem}  a kernel's CTA tile (attncc-atomize)
+//   attncc.cta    = {threads, rows}      on a function: the CTA a tiled map
+//                                        asks for (attncc-partition; read by
+//                                        attncc-map-to-gpu)
+//   attncc.smem_offset = <bytes>         a staged read's place in the
+//                                        kernel's shared memory (attncc-atomize)
+//   attncc.clip   (unit)                 a min/max that clips a reduce's
+//                                        range to where the lift is not the
+//                                        identity (attncc-clip-identity; read
+//                                        by attncc-partition)
 //   attncc.smem_limit, attncc.target     on the module: the target's opt-in
 //                                        shared memory per block (the driver)
 //

@@ -478,12 +478,8 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     Value step = arith::ConstantIndexOp::create(b, loc, block);
 
     SmallVector<Value> init;
-    for (auto [t, c] : llvm::zip(reduce.getState().getTypes(), carrier.getCombines())) {
-      auto vt = cast<VectorType>(v.vecType(t, Cls{true, false}));
-      double id = c == CombineKind::Max ? -std::numeric_limits<double>::infinity() : 0.0;
-      init.push_back(arith::ConstantOp::create(
-          b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(vt.getElementType(), id))));
-    }
+    for (auto [t, c] : llvm::zip(reduce.getState().getTypes(), carrier.getCombines()))
+      init.push_back(buildIdentityConstant(b, loc, c, v.vecType(t, Cls{true, false})));
     auto loop = scf::ForOp::create(b, named(loc, "fold"), loopLo, loopHi, step, init);
     loop.getInductionVar().setLoc(named(loc, reduce.getAxis().str() + "0"));
     for (auto [arg, name] : llvm::zip(loop.getRegionIterArgs(), carrier.getNames()))
@@ -557,11 +553,7 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
           x = vector::BroadcastOp::create(b, loc, VectorType::get(
                   cast<VectorType>(valid.getType()).getShape(), y.getType()), val);
         Value m = broadcastBlock(b, loc, valid, validC.r, validC.k, u.r, u.k, rows, block);
-        double idv = carrier.getCombines()[k] == CombineKind::Max
-                         ? -std::numeric_limits<double>::infinity() : 0.0;
-        auto vt = cast<VectorType>(x.getType());
-        Value idc = arith::ConstantOp::create(
-            b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(vt.getElementType(), idv)));
+        Value idc = buildIdentityConstant(b, loc, carrier.getCombines()[k], x.getType());
         val = arith::SelectOp::create(b, y.getLoc(), m, x, idc);
         c = u;
       }

@@ -295,11 +295,11 @@ bool parseReduce(const Item &it, ReduceKnob &r, KnobError &err) {
       body.remove_suffix(1);
     if (!intIn(body, 1, kMaxGroups, r.groups))
       return fail(err, it.knob, tok, "g<n>[a|k] with n in 1.." + num(kMaxGroups));
-    r.combine = last == 'a' ? CombineKind::Atomic : last == 'k' ? CombineKind::Kernel : CombineKind::None;
-    if (r.groups > 1 && r.combine == CombineKind::None)
+    r.combine = last == 'a' ? SplitCombine::Atomic : last == 'k' ? SplitCombine::Kernel : SplitCombine::None;
+    if (r.groups > 1 && r.combine == SplitCombine::None)
       return fail(err, it.knob, tok, "g" + num(r.groups) + "a or g" + num(r.groups) +
                                           "k (more than one group must combine by atomics a or a combine kernel k)");
-    if (r.groups == 1 && r.combine != CombineKind::None)
+    if (r.groups == 1 && r.combine != SplitCombine::None)
       return fail(err, it.knob, tok, "g1 without a or k (one group has nothing to combine)");
     ++i;
   }
@@ -525,7 +525,7 @@ std::string printKnobs(const Schedule &s) {
     std::vector<std::string> toks;
     if (r.groups > 0)
       toks.push_back("g" + num(r.groups) +
-                     (r.combine == CombineKind::Atomic ? "a" : r.combine == CombineKind::Kernel ? "k" : ""));
+                     (r.combine == SplitCombine::Atomic ? "a" : r.combine == SplitCombine::Kernel ? "k" : ""));
     if (r.coopThreads > 0) toks.push_back("b" + num(r.coopThreads));
     if (r.regIlp > 0) toks.push_back("r" + num(r.regIlp));
     std::string v;

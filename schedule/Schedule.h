@@ -61,13 +61,16 @@ struct StageKnob {
   bool operator==(const StageKnob &o) const;
 };
 
-enum class CombineKind { None, Kernel, Atomic };
+/// How REDUCE@<axis>=g<n>[k|a] merges its partial states: a combine kernel
+/// (k) or atomics (a). (mlir::monoid::CombineKind is the other kind of
+/// combine: a carrier channel's max or add.)
+enum class SplitCombine { None, Kernel, Atomic };
 
 /// REDUCE@<axis>=g<n>[a|k]/b<n>/r<n>; every token optional, order fixed, at least one.
 struct ReduceKnob {
   std::string axis;
   int groups = 0;                         // g<n>; 0 = absent
-  CombineKind combine = CombineKind::None; // suffix after g<n>
+  SplitCombine combine = SplitCombine::None; // suffix after g<n>
   int coopThreads = 0;                    // b<n>; 0 = absent
   int regIlp = 0;                         // r<n>; 0 = absent
   bool operator==(const ReduceKnob &o) const;

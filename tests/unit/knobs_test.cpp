@@ -187,7 +187,7 @@ TEST_CASE("knobs: other families parse into the expected fields", "[knobs]") {
   const ReduceKnob *r = s->reduce("kv");
   REQUIRE(r);
   CHECK(r->groups == 4);
-  CHECK(r->combine == CombineKind::Kernel);
+  CHECK(r->combine == SplitCombine::Kernel);
   CHECK(r->coopThreads == 8);
   CHECK(r->regIlp == 2);
   CHECK(s->placement() == Place::Cut);
@@ -203,7 +203,7 @@ TEST_CASE("knobs: other families parse into the expected fields", "[knobs]") {
 
   auto a = parse("REDUCE@kv=g2a");
   REQUIRE(a);
-  CHECK(a->reduce("kv")->combine == CombineKind::Atomic);
+  CHECK(a->reduce("kv")->combine == SplitCombine::Atomic);
   auto lazy = parse("RESCALE=lazy8.25");
   REQUIRE(lazy);
   CHECK(lazy->rescaleThreshold == Approx(8.25));
