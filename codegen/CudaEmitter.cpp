@@ -51,132 +51,18 @@ CudaTargetInfo cudaTargetInfo(const std::string &arch) {
 namespace {
 
 /// The instructions of the mma.sync atom, once per file that needs them.
-const char *kTensorCorePrelude = R"cuda(// mma.sync m16n8k16 with its operand moves (PTX ISA: warp-level matrix instructions).
-__device__ __forceinline__ unsigned attncc_pack(__half lo, __half hi) {
-  __half2 h = __halves2half2(lo, hi);
-  return *reinterpret_cast<unsigned *>(&h);
-}
-// Two f32 values rounded and packed by one cvt.rn.{f16,bf16}x2.f32.
-__device__ __forceinline__ unsigned attncc_pack_f16(float lo, float hi) {
-  __half2 h = __floats2half2_rn(lo, hi);
-  return *reinterpret_cast<unsigned *>(&h);
-}
-__device__ __forceinline__ unsigned attncc_pack_bf16(float lo, float hi) {
-  __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<unsigned *>(&h);
-}
-__device__ __forceinline__ unsigned attncc_pack(__nv_bfloat16 lo, __nv_bfloat16 hi) {
-  __nv_bfloat162 h = __halves2bfloat162(lo, hi);
-  return *reinterpret_cast<unsigned *>(&h);
-}
-__device__ __forceinline__ void attncc_mma_f16(float *c, const unsigned *a, const unsigned *b) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-// ACC=f16x: the fp16-accumulate atom; c holds two half2 (rows g and g + 8).
-__device__ __forceinline__ void attncc_mma_f16acc(unsigned *c, const unsigned *a, const unsigned *b) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};\n"
-               : "+r"(c[0]), "+r"(c[1])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-__device__ __forceinline__ float attncc_half_of(unsigned h2, int hi) {
-  return __half2float(hi ? __high2half(*reinterpret_cast<__half2 *>(&h2)) : __low2half(*reinterpret_cast<__half2 *>(&h2)));
-}
-__device__ __forceinline__ void attncc_mma_bf16(float *c, const unsigned *a, const unsigned *b) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-__device__ __forceinline__ void attncc_ldmatrix_x2(unsigned *r, const void *p) {
-  unsigned s = (unsigned)__cvta_generic_to_shared(p);
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(s) : "memory");
-}
-__device__ __forceinline__ void attncc_ldmatrix_x4(unsigned *r, const void *p) {
-  unsigned s = (unsigned)__cvta_generic_to_shared(p);
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
-}
-__device__ __forceinline__ void attncc_ldmatrix_x4_trans(unsigned *r, const void *p) {
-  unsigned s = (unsigned)__cvta_generic_to_shared(p);
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
-}
-__device__ __forceinline__ void attncc_ldmatrix_x2_trans(unsigned *r, const void *p) {
-  unsigned s = (unsigned)__cvta_generic_to_shared(p);
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(s) : "memory");
-}
-__device__ __forceinline__ void attncc_cp_async16(void *dst, const void *src, bool ok) {
-  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(d), "l"(src), "r"(ok ? 16 : 0) : "memory");
-}
-__device__ __forceinline__ void attncc_cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int N> __device__ __forceinline__ void attncc_cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory");
-}
-
-)cuda";
+/// codegen/cuda/mma.cuh, embedded at build time (codegen/cuda/embed.cmake).
+#include "codegen/cuda/mma.cuh.inc" // const char *kMmaCuh
 
 /// The warpgroup instructions of the wgmma atoms (sm_90a), once per file that
 /// needs them; the mma_async calls themselves are written per shape below.
-const char *kWgmmaPrelude = R"cuda(// wgmma (sm_90a; PTX ISA: asynchronous warpgroup-level matrix instructions).
-// A shared-memory operand is a descriptor of a 128-byte swizzled block:
-// start address, leading byte offset (MN-major: the stride of 64-element
-// slabs), stride byte offset 1024 (8 rows of 128 B), swizzle mode 1.
-__device__ __forceinline__ unsigned long long attncc_desc_sw128(const void *p, unsigned lbo) {
-  unsigned a = (unsigned)__cvta_generic_to_shared(p);
-  return (unsigned long long)((a & 0x3FFFF) >> 4) | ((unsigned long long)((lbo & 0x3FFFF) >> 4) << 16) |
-         ((unsigned long long)(1024 >> 4) << 32) | (1ULL << 62);
-}
-__device__ __forceinline__ void attncc_wgmma_arrive() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void attncc_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-template <int N> __device__ __forceinline__ void attncc_wgmma_wait() {
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" :: "n"(N) : "memory");
-}
-// Keeps the compiler from moving accesses of an accumulator across the
-// asynchronous instructions that write it.
-__device__ __forceinline__ void attncc_fence_operand(float &r) { asm volatile("" : "+f"(r) :: "memory"); }
-// Named barriers (0 is __syncthreads): OVERLAP=wg passes the turn to issue
-// wgmma products from one warpgroup to the next.
-__device__ __forceinline__ void attncc_bar_sync(unsigned id, unsigned n) { asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
-__device__ __forceinline__ void attncc_bar_arrive(unsigned id, unsigned n) { asm volatile("bar.arrive %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
-// Shared memory written by threads (cp.async included) is read by wgmma
-// through the async proxy.
-__device__ __forceinline__ void attncc_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
-
-)cuda";
+/// codegen/cuda/wgmma.cuh, embedded at build time (codegen/cuda/embed.cmake).
+#include "codegen/cuda/wgmma.cuh.inc" // const char *kWgmmaCuh
 
 /// TMA and mbarriers (sm_90; PTX ISA: cp.async.bulk.tensor, mbarrier), once
 /// per file whose kernels stage blocks with TMA.
-const char *kTmaPrelude = R"cuda(// TMA copies and the mbarriers that say when a block landed (full) and when
-// every warp is done with its slot (empty). A descriptor (CUtensorMap, made
-// by the runtime with cuTensorMapEncodeTiled) is a __grid_constant__ kernel
-// parameter; TMA reads it through its generic address.
-struct __align__(64) attncc_tmap { unsigned long long opaque[16]; };
-__device__ __forceinline__ unsigned attncc_smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void attncc_mbar_init(unsigned long long *b, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(attncc_smem_addr(b)), "r"(count) : "memory");
-}
-__device__ __forceinline__ void attncc_mbar_fence_init() { asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory"); }
-// Arrives once and expects `bytes` more from TMA before the phase completes.
-__device__ __forceinline__ void attncc_mbar_expect_tx(unsigned long long *b, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" :: "r"(attncc_smem_addr(b)), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void attncc_mbar_arrive(unsigned long long *b) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"(attncc_smem_addr(b)) : "memory");
-}
-// Waits until the phase of parity `parity` has completed. A fresh barrier
-// counts as having completed the phase of parity 1 (so a producer's first
-// wait on "empty" passes).
-__device__ __forceinline__ void attncc_mbar_wait(unsigned long long *b, unsigned parity) {
-  const unsigned a = attncc_smem_addr(b);
-  unsigned done = 0;
-  while (!done)
-    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-                 : "=r"(done) : "r"(a), "r"(parity) : "memory");
-}
-
-)cuda";
+/// codegen/cuda/tma.cuh, embedded at build time (codegen/cuda/embed.cmake).
+#include "codegen/cuda/tma.cuh.inc" // const char *kTmaCuh
 
 /// A TMA load of a rank-R box (coordinates innermost first) that completes
 /// on an mbarrier.
@@ -1829,11 +1715,11 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
   });
   module.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
   if (tiled)
-    os << kTensorCorePrelude;
+    os << kMmaCuh;
   if (wgmma)
-    os << kWgmmaPrelude;
+    os << kWgmmaCuh;
   if (tma)
-    os << kTmaPrelude;
+    os << kTmaCuh;
   // Kernels first into a buffer: they name the per-shape helpers they call.
   std::string kernels;
   llvm::raw_string_ostream ks(kernels);
