@@ -1,7 +1,6 @@
 //===- Pipeline.cpp - the named stages of attncc --------------------------===//
 #include "compiler/Pipeline.h"
 
-#include "schedule/Built.h"
 
 #include "ir/MonoidOps.h"
 #include "passes/Passes.h"
@@ -105,19 +104,6 @@ static void nameKernelArguments(ModuleOp module) {
 }
 
 LogicalResult lowerFrom(ModuleOp module, Stage from, Stage to) {
-  if (from == Stage::Monoid && to != Stage::Monoid) {
-    // A knob no pass acts on yet is an error here, not a silent no-op.
-    WalkResult unbuilt = module.walk([&](monoid::ReduceOp r) {
-      if (auto s = r.getScheduleAttr())
-        if (auto e = ::attncc::checkBuilt(s.getSchedule())) {
-          emitError(r.getLoc()) << e->message();
-          return WalkResult::interrupt();
-        }
-      return WalkResult::advance();
-    });
-    if (unbuilt.wasInterrupted())
-      return failure();
-  }
   PassManager pm(module.getContext());
   buildPipeline(pm, from, to);
   if (failed(pm.run(module)))

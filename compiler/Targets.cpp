@@ -1,6 +1,8 @@
 //===- Targets.cpp - what each GPU target supports, and schedule legality -===//
 #include "compiler/Targets.h"
 
+#include "schedule/Built.h"
+
 #include "compiler/frontend/Frontend.h"
 
 #include <algorithm>
@@ -58,7 +60,8 @@ const char *atomFamily(AtomKind k) {
 
 } // namespace
 
-std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo *t) {
+std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo *t,
+                                       bool built) {
   const std::string reduceAxis = reduceAxisName(p.kind);
   if (auto e = checkAxes(s, axisNames(p.kind), std::string("this ") + entryName(p.kind) + " problem"))
     return e;
@@ -93,7 +96,17 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
   if (s.acc && *s.acc == Accum::F16x && p.dtype != DType::F16)
     return KnobError{"ACC", "f16x", std::string("f32 for dtype ") + dtypeName(p.dtype) +
                                         " (fp16 accumulation needs f16 operands)"};
-  return std::nullopt;
+  return built ? checkBuilt(s) : std::nullopt;
+}
+
+std::optional<KnobError> checkSchedule(const Schedule &s, const std::vector<std::string> &axes,
+                                       const std::string &where, const TargetInfo *t, bool built) {
+  if (auto e = checkAxes(s, axes, where))
+    return e;
+  if (t)
+    if (auto e = checkTargetSupport(s, *t))
+      return e;
+  return built ? checkBuilt(s) : std::nullopt;
 }
 
 std::optional<KnobError> checkTargetSupport(const Schedule &s, const TargetInfo &t) {

@@ -33,9 +33,20 @@ std::string targetNames();
 
 /// The one place where a syntactically valid schedule is checked against the
 /// problem and the target: axes exist, atoms exist on the target and match
-/// the dtype, transports exist, families apply. Returns the first violation.
-/// With `t` null (the CPU), only the problem-dependent rules apply.
-std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo *t);
+/// the dtype, transports exist, families apply, and the passes build what it
+/// asks for (checkBuilt, schedule/Built.h). Returns the first violation. With
+/// `t` null (the CPU), only the target-independent rules apply. The driver
+/// calls it once per job, before lowering; the passes then assume it held.
+/// (What depends on the tile-level layout, the atoms' divisibility and the
+/// shared memory a kernel needs, is refused by attncc-atomize.) `built`
+/// false skips checkBuilt, for a job that only prints the monoid IR.
+std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, const TargetInfo *t,
+                                       bool built = true);
+/// The same for a schedule on IR written by hand (a .mlir input), whose
+/// reduce axes are `axes` (`where` says whose, for the message).
+std::optional<KnobError> checkSchedule(const Schedule &s, const std::vector<std::string> &axes,
+                                       const std::string &where, const TargetInfo *t,
+                                       bool built = true);
 
 /// The target's part of checkSchedule alone (atoms, TMA, warp specialization),
 /// and the axes TILE/STAGE/REDUCE may name (`where` says whose axes they are,

@@ -336,10 +336,12 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
   }
 
   LogicalResult partition(ReduceOp reduce, const ::attncc::TileKnob &tile) {
+    // A split with an atom and w<WM>x<WN> with WN > 1 are refused before
+    // lowering (checkBuilt, schedule/Built.cpp); what is left here are the
+    // pass's preconditions on the IR.
     if (reduce.getPartial())
-      return reduce.emitOpError("attncc-partition: TILE@")
-             << reduce.getAxis() << " with an atom and REDUCE@" << reduce.getAxis()
-             << "=g<G> (split) is not built yet; split with a scalar TILE, or drop REDUCE";
+      return reduce.emitOpError("attncc-partition: a reduce that split-reduce made partial cannot "
+                                "be tiled with an atom");
     auto map = dyn_cast<scf::ParallelOp>(reduce->getParentOp());
     if (!map || !llvm::all_of(map.getLowerBound(), [](Value v) { return isConstantIntValue(v, 0); }) ||
         !llvm::all_of(map.getStep(), [](Value v) { return isConstantIntValue(v, 1); }))
@@ -348,10 +350,6 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
              << "with zero lower bounds and unit steps";
     if (!map.getInitVals().empty())
       return map.emitOpError("attncc-partition cannot tile a map with reductions");
-    if (tile.wn != 1)
-      return reduce.emitOpError("attncc-partition: TILE@")
-             << reduce.getAxis() << " w" << tile.wm << "x" << tile.wn
-             << " is not supported yet; the key block is not split across warps (use w<WM>x1)";
     func::FuncOp fn = reduce->getParentOfType<func::FuncOp>();
     int64_t rows = ::attncc::freeRowsPerCta(tile), block = ::attncc::reduceBlock(tile);
 

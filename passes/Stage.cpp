@@ -127,24 +127,9 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
       return;
     const ::attncc::Schedule &s = *sched;
     for (const ::attncc::StageKnob &k : s.stages) {
-      std::string knob = "STAGE@" + k.axis;
-      auto refuse = [&](const std::string &what, const std::string &allowed) {
-        f.emitError() << "knob " << knob << ": '" << what << "' is not allowed; expected "
-                      << allowed;
-        signalPassFailure();
-      };
-      if (k.depth > 3)
-        return refuse("d" + std::to_string(k.depth), "d1, or d2 or d3 with ring (deeper rings are not built yet)");
-      if (k.depth >= 2 && !k.ring)
-        return refuse("d" + std::to_string(k.depth), "d" + std::to_string(k.depth) + " with ring (several stages are a ring)");
+      // The knob's legality (depths, rings, transports, layouts, axes) was
+      // checked before lowering (checkSchedule, compiler/Targets.cpp).
       bool tma = k.transport == ::attncc::Transport::Tma;
-      if (tma && k.layout != ::attncc::SmemLayout::Swz128)
-        return refuse("tma", "tma with swz128 (TMA writes the 128-byte swizzled slabs wgmma reads)");
-      if (tma && !isFoldAxis(s, k.axis))
-        return refuse("tma", "cp for a free axis (its tile is read once; TMA is built for the "
-                             "blocks of the fold)");
-      if (k.regDepth != 0)
-        return refuse("p" + std::to_string(k.regDepth), "no register prefetch (not built yet)");
       std::string mark = tma ? "tma" : k.transport == ::attncc::Transport::CpAsync ? "cp" : "sync";
       if (k.layout == ::attncc::SmemLayout::Pad)
         mark += ".pad";
@@ -164,9 +149,6 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
         // A free axis (q): the contractions' left operands tiled over it,
         // read once before the fold (attncc-hoist), go to shared memory too;
         // each k-step then reads its A fragments with ldmatrix.
-        if (k.ring || k.depth != 1)
-          return refuse(k.ring ? "ring" : "d" + std::to_string(k.depth),
-                        "d1 for a free axis (its tile is read once)");
         f.walk([&](vector::ContractionOp c) {
           auto loop = c->getParentOfType<scf::ForOp>();
           auto r = c.getLhs().getDefiningOp<vector::TransferReadOp>();

@@ -128,6 +128,29 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
   }
   if (s.grid && *s.grid == GridKind::Persistent)
     return KnobError{"GRID", "persistent", "tiles (persistent CTAs are not built yet)"};
+  // What attncc-partition and attncc-stage refused when they met the schedule
+  // (until 2026-12-01); the rules live here now, with the rest.
+  if (atomTile) {
+    const ReduceKnob *split = s.reduce(atomTile->axis);
+    if (split && split->groups > 1)
+      return KnobError{"REDUCE@" + atomTile->axis, "g" + std::to_string(split->groups),
+                       "no split with a tensor-core TILE@" + atomTile->axis +
+                           " (a split with an atom is not built yet; split with a scalar TILE, "
+                           "or drop REDUCE)"};
+    if (atomTile->wn != 1)
+      return KnobError{"TILE@" + atomTile->axis,
+                       "w" + std::to_string(atomTile->wm) + "x" + std::to_string(atomTile->wn),
+                       "w<WM>x1 (the key block is not split across warps yet)"};
+  }
+  for (const StageKnob &st : s.stages) {
+    std::string k = "STAGE@" + st.axis, d = "d" + std::to_string(st.depth);
+    if (st.depth > 3)
+      return KnobError{k, d, "d1, or d2 or d3 with ring (deeper rings are not built yet)"};
+    if (st.depth >= 2 && !st.ring)
+      return KnobError{k, d, d + " with ring (several stages are a ring)"};
+    if (atomTile && st.axis != atomTile->axis && (st.ring || st.depth != 1))
+      return KnobError{k, st.ring ? "ring" : d, "d1 for a free axis (its tile is read once)"};
+  }
   return std::nullopt;
 }
 

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline.h"
+#include "compiler/Targets.h"
 #include "compiler/cpu/CpuRunner.h"
 #include "compiler/frontend/Frontend.h"
 #include "ir/Carrier.h"
@@ -245,6 +246,10 @@ Outcome runCase(const Case &c, uint64_t seed, const std::string &dumpLlvm) {
   std::optional<Schedule> s = parseKnobs(c.knobs, kerr);
   if (!s) {
     o.detail = kerr.message();
+    return o;
+  }
+  if (auto e = checkSchedule(*s, c.p, /*t=*/nullptr)) {
+    o.detail = e->message();
     return o;
   }
   mlir::DialectRegistry registry;

@@ -16,7 +16,7 @@
 #include "compiler/Defaults.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Targets.h"
-#include "schedule/Built.h"
+#include "schedule/Built.h" // notExecutedOnCpu
 #include "compiler/cpu/CpuRunner.h"
 #include "compiler/frontend/Frontend.h"
 #include "ir/MonoidOps.h"
@@ -78,8 +78,10 @@ struct Job {
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 
+/// `lowering` false: the job only prints the monoid IR, which may show knobs
+/// the passes do not build yet (checkSchedule's `built` rules are skipped).
 int loadJob(mlir::MLIRContext &ctx, llvm::SourceMgr &sm, const CommonArgs &a, bool forCpu,
-            Job &job) {
+            Job &job, bool lowering = true) {
   KnobError kerr;
   std::optional<Schedule> s = parseKnobs(a.knobs, kerr);
   if (!s)
@@ -97,23 +99,29 @@ int loadJob(mlir::MLIRContext &ctx, llvm::SourceMgr &sm, const CommonArgs &a, bo
     if (!job.module)
       return fail("could not parse and verify '" + a.spec + "' as monoid IR");
     job.fromMlir = true;
-    if (!a.knobsGiven)
-      return 0;
     // --knobs replaces the schedule of every reduce in the file; it may name
     // only the axes those reduces have, and what the target supports.
+    // Without --knobs, the schedules written in the file are checked alike.
     std::vector<std::string> axes;
     job.module->walk([&](mlir::monoid::ReduceOp r) {
       if (std::find(axes.begin(), axes.end(), r.getAxis().str()) == axes.end())
         axes.push_back(r.getAxis().str());
     });
-    if (auto e = checkAxes(job.schedule, axes, "a monoid.reduce in " + a.spec))
-      return fail(e->message());
-    if (t)
-      if (auto e = checkTargetSupport(job.schedule, *t))
-        return fail(e->message());
-    job.module->walk([&](mlir::monoid::ReduceOp r) {
-      r.setScheduleAttr(mlir::monoid::ScheduleAttr::get(&ctx, job.schedule));
-    });
+    std::optional<KnobError> bad;
+    if (a.knobsGiven) {
+      bad = checkSchedule(job.schedule, axes, "a monoid.reduce in " + a.spec, t, lowering);
+    } else {
+      job.module->walk([&](mlir::monoid::ReduceOp r) {
+        if (auto s = r.getScheduleAttr(); s && !bad)
+          bad = checkSchedule(s.getSchedule(), {r.getAxis().str()}, "this monoid.reduce", t, lowering);
+      });
+    }
+    if (bad)
+      return fail(bad->message());
+    if (a.knobsGiven)
+      job.module->walk([&](mlir::monoid::ReduceOp r) {
+        r.setScheduleAttr(mlir::monoid::ScheduleAttr::get(&ctx, job.schedule));
+      });
     return 0;
   }
 
@@ -143,7 +151,7 @@ int loadJob(mlir::MLIRContext &ctx, llvm::SourceMgr &sm, const CommonArgs &a, bo
     job.schedule = *s;
     llvm::errs() << "attncc: knobs: '" << d.knobs << "' (" << d.reason << ")\n";
   }
-  if (auto e = checkSchedule(job.schedule, job.problem, t))
+  if (auto e = checkSchedule(job.schedule, job.problem, t, lowering))
     return fail(e->message());
   job.module = buildModule(ctx, job.problem, job.schedule);
   if (failed(mlir::verify(*job.module)))
@@ -277,7 +285,8 @@ int compile(const CommonArgs &a, const std::string &ir, const std::string &outPa
   llvm::SourceMgr sm; // diagnostics of every stage point into a .mlir input
   mlir::SourceMgrDiagnosticHandler handler(sm, &ctx);
   Job job;
-  if (int rc = loadJob(ctx, sm, a, /*forCpu=*/false, job))
+  if (int rc = loadJob(ctx, sm, a, /*forCpu=*/false, job,
+                       /*lowering=*/!(ir == "monoid" && bundleDir.empty())))
     return rc;
 
   std::error_code ec;

@@ -260,35 +260,6 @@ func.func @no_atom(%x: memref<4x100xf32>, %out: memref<4xf32>) {
 
 // -----
 
-// Errors.
-
-#mdo = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
-#w4x2 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x2/f1x8/k4">
-
-func.func @split_key_block(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<100x64xf16>, %o: memref<100x64xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c100 = arith.constant 100 : index
-  scf.parallel (%i) = (%c0) to (%c100) step (%c1) {
-    // expected-error@+1 {{'monoid.reduce' op attncc-partition: TILE@kv w4x2 is not supported yet; the key block is not split across warps (use w<WM>x1)}}
-    %state:3 = monoid.reduce "kv" %c0 to %c100 carrier #mdo schedule #w4x2 : f32, f32, vector<64xf32> {
-    ^bb0(%kv: index):
-      %q_i = vector.load %q[%i, %c0] : memref<100x64xf16>, vector<64xf16>
-      %k_j = vector.load %k[%kv, %c0] : memref<100x64xf16>, vector<64xf16>
-      %qk = monoid.contract %q_i, %k_j : vector<64xf16>, vector<64xf16> -> f32
-      %v_j = vector.load %v[%kv, %c0] : memref<100x64xf16>, vector<64xf16>
-      %v_f32 = arith.extf %v_j : vector<64xf16> to vector<64xf32>
-      %one = arith.constant 1.000000e+00 : f32
-      monoid.yield %qk, %one, %v_f32 : f32, f32, vector<64xf32>
-    }
-    vector.store %state#2, %o[%i, %c0] : memref<100x64xf32>, vector<64xf32>
-    scf.reduce
-  }
-  return
-}
-
-// -----
-
 #md = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
 #tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
 

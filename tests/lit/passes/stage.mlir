@@ -121,44 +121,6 @@ func.func @unstaged(%q: memref<100x64xf16>, %k: memref<200x64xf16>) -> vector<64
 
 // -----
 
-// Refused knobs name the reason.
-
-#tma = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d1/tma">
-
-// expected-error@+1 {{knob STAGE@kv: 'tma' is not allowed; expected tma with swz128 (TMA writes the 128-byte swizzled slabs wgmma reads)}}
-func.func @tma() attributes {attncc.schedule = #tma} {
-  return
-}
-
-// -----
-
-#d3 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d3/cp">
-
-// expected-error@+1 {{knob STAGE@kv: 'd3' is not allowed; expected d3 with ring (several stages are a ring)}}
-func.func @d3() attributes {attncc.schedule = #d3} {
-  return
-}
-
-// -----
-
-#d4 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d4/cp/ring">
-
-// expected-error-re@+1 {{knob STAGE@kv: 'd4' is not allowed; expected d1{{.*}}(deeper rings are not built yet)}}
-func.func @d4() attributes {attncc.schedule = #d4} {
-  return
-}
-
-// -----
-
-#p1 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d1/cp/p1">
-
-// expected-error@+1 {{knob STAGE@kv: 'p1' is not allowed; expected no register prefetch (not built yet)}}
-func.func @p1() attributes {attncc.schedule = #p1} {
-  return
-}
-
-// -----
-
 // A block whose rows are not whole 16-byte chunks (4 halves = 8 bytes).
 
 #a = affine_map<(i, j, d) -> (i, d)>
@@ -226,13 +188,3 @@ func.func @tma_ring(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<1
   return
 }
 
-// -----
-
-// TMA is built for the fold's blocks; a free axis's tile (Q) is read once.
-
-#tmaq = #monoid.schedule<"TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@q=d1/tma/swz128">
-
-// expected-error@+1 {{knob STAGE@q: 'tma' is not allowed; expected cp for a free axis (its tile is read once; TMA is built for the blocks of the fold)}}
-func.func @tmaq() attributes {attncc.schedule = #tmaq} {
-  return
-}
