@@ -1,0 +1,209 @@
+//===- EmitControl.cpp - loops, branches, compares, reductions --------------===//
+#include "codegen/KernelEmitter.h"
+
+namespace attncc::codegen {
+
+LogicalResult KernelEmitter::emitMultiReduction(vector::MultiDimReductionOp op) {
+  auto src = cast<VectorType>(op.getSourceVectorType());
+  if (layoutOf(op.getSource()) != "c" || layoutOf(op.getResult()) != "row" ||
+      op.getReductionDims() != ArrayRef<int64_t>{1})
+    return op.emitOpError("only a row reduction of a c tile can be emitted");
+  std::string f;
+  if (op.getKind() == vector::CombiningKind::MAXIMUMF) f = "fmaxf";
+  else if (op.getKind() != vector::CombiningKind::ADD)
+    return op.emitOpError("only <maximumf> and <add> row reductions can be emitted");
+  auto comb = [&](const std::string &a, const std::string &b) {
+    return f.empty() ? "(" + a + " + " + b + ")" : f + "(" + a + ", " + b + ")";
+  };
+  int64_t nf = src.getDimSize(1) / 8;
+  std::string n = define(op.getResult());
+  std::string x = fresh("x");
+  os << "float " << n << "[" << fm * 2 << "];\n";
+  os << "#pragma unroll\nfor (int slot = 0; slot < " << fm * 2 << "; ++slot) {\n";
+  os.indent();
+  std::string at = "(((slot >> 1) * " + std::to_string(nf) + " + nf) * 2 + (slot & 1)) * 2 + ";
+  os << "float " << x << " = " << elem(op.getSource(), "(((slot >> 1) * " + std::to_string(nf) + ") * 2 + (slot & 1)) * 2") << ";\n";
+  os << "#pragma unroll\nfor (int nf = 0; nf < " << nf << "; ++nf) {\n";
+  os << "  if (nf) " << x << " = " << comb(x, elem(op.getSource(), at + "0")) << ";\n";
+  os << "  " << x << " = " << comb(x, elem(op.getSource(), at + "1")) << ";\n";
+  os << "}\n";
+  os << x << " = " << comb(x, "__shfl_xor_sync(0xffffffffu, " + x + ", 1)") << ";\n";
+  os << x << " = " << comb(x, "__shfl_xor_sync(0xffffffffu, " + x + ", 2)") << ";\n";
+  os << n << "[slot] = " << comb(x, elem(op.getAcc(), "slot")) << ";\n";
+  os.unindent();
+  os << "}\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
+  SmallVector<std::string> vars;
+  for (auto [arg, init, res] : llvm::zip(f.getRegionIterArgs(), f.getInitArgs(), f.getResults())) {
+    std::string n = define(arg);
+    names[res] = n;
+    declareVar(n, arg);
+    vars.push_back(n);
+  }
+  assign(vars, f.getInitArgs(), f.getRegionIterArgs());
+  // Copies issued before the loop and not carried into it (a free-axis
+  // tile) are waited for here, once, not in every iteration.
+  Value lastFree;
+  for (Value p : pendingStages)
+    if (!llvm::is_contained(f.getInitArgs(), p))
+      lastFree = p;
+  if (lastFree)
+    waitFor(lastFree);
+  bool turns = llvm::any_of(f.getBody()->getOps<vector::ContractionOp>(),
+                            [](vector::ContractionOp c) { return isTurn(c); });
+  if (turns)
+    os << "if ((warp >> 2) == " << warps / 4 - 1
+       << ") attncc_bar_arrive(1, 256); // warpgroup 0 takes the first turn\n";
+  std::string iv = define(f.getInductionVar());
+  os << "for (long long " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
+     << ref(f.getUpperBound()) << "; " << iv << " += " << ref(f.getStep()) << ") {\n";
+  os.indent();
+  // Blocks copied before the loop (or by the previous iteration) arrive in
+  // the iter_args that carry them.
+  for (auto [init, arg] : llvm::zip(f.getInitArgs(), f.getRegionIterArgs()))
+    for (Value &p : pendingStages)
+      if (p == init)
+        p = arg;
+  if (failed(emitBlock(*f.getBody())))
+    return failure();
+  flushMma();
+  auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
+  // TMA blocks this iteration read and does not carry on: their buffers
+  // are free for the fills of later iterations.
+  // Candidates: the blocks carried in, and blocks read in this body
+  // without a ring (d1: one buffer, refilled every iteration).
+  SmallVector<Value> blocks(f.getRegionIterArgs());
+  for (auto r : f.getBody()->getOps<vector::TransferReadOp>())
+    blocks.push_back(r.getResult());
+  for (Value b : blocks) {
+    if (!tmaBlock(b) || llvm::is_contained(yield.getOperands(), b) || tmaReleased.contains(b))
+      continue;
+    if (failed(releaseTma(b, carriedLike(b), f)))
+      return failure();
+  }
+  // A yield that passes one iter arg into another needs copies first.
+  bool aliases = llvm::any_of(yield.getOperands(), [&](Value v) {
+    return llvm::is_contained(f.getRegionIterArgs(), v);
+  });
+  if (aliases) {
+    SmallVector<std::string> tmps;
+    for (Value v : yield.getOperands()) {
+      std::string t = fresh("next");
+      declareVar(t, v);
+      tmps.push_back(t);
+    }
+    assign(tmps, yield.getOperands(), f.getRegionIterArgs());
+    for (auto [var, tmp, v] : llvm::zip(vars, tmps, yield.getOperands()))
+      if (isa<VectorType>(v.getType()) && layoutOf(v) != "smem")
+        os << "for (int e = 0; e < " << count(v) << "; ++e) " << var << "[e] = " << tmp
+           << "[e];\n";
+      else
+        os << var << " = " << tmp << ";\n";
+  } else {
+    assign(vars, yield.getOperands(), f.getRegionIterArgs());
+  }
+  os.unindent();
+  os << "}\n";
+  if (turns)
+    os << "if ((warp >> 2) == 0) attncc_bar_sync(1, 256); // the turn the last warpgroup passed on\n";
+  if (!pendingStages.empty()) {
+    // The last prefetch is never read; it must land before the CTA exits.
+    os << "attncc_cp_async_wait<0>();\n";
+    pendingStages.clear();
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
+  // Products issued before the branch and not read in it (emitOp waited
+  // for those) stay pending across it; each branch waits for its own.
+  SmallVector<PendingMma> outer;
+  std::swap(outer, pendingMma);
+  auto restore = llvm::make_scope_exit([&] { pendingMma.insert(pendingMma.begin(), outer.begin(), outer.end()); });
+  SmallVector<std::string> vars;
+  for (Value r : op.getResults()) {
+    std::string n = define(r);
+    declareVar(n, r);
+    vars.push_back(n);
+  }
+  os << "if (" << ref(op.getCondition()) << ") {\n";
+  os.indent();
+  if (failed(emitBlock(op.getThenRegion().front())))
+    return failure();
+  flushMma();
+  assign(vars, op.thenYield().getOperands(), op.getResults());
+  os.unindent();
+  if (!op.getElseRegion().empty()) {
+    os << "} else {\n";
+    os.indent();
+    if (failed(emitBlock(op.getElseRegion().front())))
+      return failure();
+    flushMma();
+    assign(vars, op.elseYield().getOperands(), op.getResults());
+    os.unindent();
+  }
+  os << "}\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitCmpI(arith::CmpIOp op) {
+  using P = arith::CmpIPredicate;
+  const char *text = "";
+  bool isUnsigned = false;
+  switch (op.getPredicate()) {
+  case P::eq: text = "=="; break;
+  case P::ne: text = "!="; break;
+  case P::slt: text = "<"; break;
+  case P::sle: text = "<="; break;
+  case P::sgt: text = ">"; break;
+  case P::sge: text = ">="; break;
+  case P::ult: text = "<"; isUnsigned = true; break;
+  case P::ule: text = "<="; isUnsigned = true; break;
+  case P::ugt: text = ">"; isUnsigned = true; break;
+  case P::uge: text = ">="; isUnsigned = true; break;
+  }
+  std::string t = text;
+  // Index vectors compare in 32 bits (regType), scalars in 64.
+  bool narrow = isa<VectorType>(op.getLhs().getType()) && getElementTypeOrSelf(op.getLhs().getType()).isIndex();
+  return elementwise(op, [t, isUnsigned, narrow](ArrayRef<std::string> a) {
+    if (isUnsigned)
+      return std::string(narrow ? "((unsigned)" : "((unsigned long long)") + a[0] + " " + t +
+             (narrow ? " (unsigned)" : " (unsigned long long)") + a[1] + ")";
+    if (narrow)
+      return "((int)" + a[0] + " " + t + " (int)" + a[1] + ")";
+    return "(" + a[0] + " " + t + " " + a[1] + ")";
+  });
+}
+
+LogicalResult KernelEmitter::emitCmpF(arith::CmpFOp op) {
+  using P = arith::CmpFPredicate;
+  const char *text = nullptr;
+  switch (op.getPredicate()) {
+  case P::OEQ: text = "=="; break;
+  case P::OLT: text = "<"; break;
+  case P::OLE: text = "<="; break;
+  case P::OGT: text = ">"; break;
+  case P::OGE: text = ">="; break;
+  case P::UNE: text = "!="; break;
+  default: return op.emitOpError("predicate not supported by the CUDA emitter");
+  }
+  return elementwise(op, binary(text));
+}
+
+LogicalResult KernelEmitter::emitReduction(vector::ReductionOp op) {
+  if (op.getKind() != vector::CombiningKind::ADD || op.getAcc())
+    return op.emitOpError("only an accumulator-free <add> reduction is supported");
+  auto vt = cast<VectorType>(op.getVector().getType());
+  std::string t = scalarType(op.getType());
+  std::string n = define(op.getResult());
+  os << t << " " << n << " = " << elem(op.getVector(), "0") << ";\n";
+  os << "#pragma unroll\n";
+  os << "for (int e = 1; e < " << vt.getNumElements() << "; ++e) " << n << " += "
+     << elem(op.getVector(), "e") << ";\n";
+  return success();
+}
+
+} // namespace attncc::codegen

@@ -1,0 +1,246 @@
+//===- EmitTma.cpp - TMA, mbarriers, the producer warp ----------------------===//
+#include "codegen/KernelEmitter.h"
+
+namespace attncc::codegen {
+
+/// A TMA load of a rank-R box (coordinates innermost first) that completes
+/// on an mbarrier.
+std::string tmaLoadName(int64_t rank) { return "attncc_tma_load_" + std::to_string(rank) + "d"; }
+std::string tmaLoadFunction(int64_t rank) {
+  std::string s = "__device__ __forceinline__ void " + tmaLoadName(rank) + "(void *dst, const attncc_tmap *map";
+  for (int64_t i = 0; i < rank; ++i)
+    s += ", int c" + std::to_string(i);
+  s += ", unsigned long long *bar) {\n";
+  s += "  asm volatile(\"cp.async.bulk.tensor." + std::to_string(rank) +
+       "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {";
+  for (int64_t i = 0; i < rank; ++i)
+    s += (i ? ", %" : "%") + std::to_string(i + 2);
+  s += "}], [%" + std::to_string(rank + 2) + "];\\n\"\n";
+  s += "               :: \"r\"(attncc_smem_addr(dst)), \"l\"(reinterpret_cast<unsigned long long>(map))";
+  for (int64_t i = 0; i < rank; ++i)
+    s += ", \"r\"(c" + std::to_string(i) + ")";
+  s += ", \"r\"(attncc_smem_addr(bar)) : \"memory\");\n}\n";
+  return s;
+}
+
+/// The TMA read that fills `v` when `v` is a TMA block in shared memory.
+vector::TransferReadOp KernelEmitter::tmaBlock(Value v) {
+  auto r = monoid::stagedRead(v);
+  return r && monoid::isTma(r) && isa<VectorType>(v.getType()) && layoutOf(v) == "smem"
+             ? r
+             : vector::TransferReadOp();
+}
+
+/// A TMA-staged block: thread 0 waits until the buffer is free (every
+/// warp arrived on its "empty" barrier after its last read), announces the
+/// block's bytes on "full" and issues one TMA box per 128-byte slab; rows
+/// past the end of the tensor arrive as zeros. Readers wait on "full" at
+/// first use (waitTma). Ring buffers are used in turn: fill w goes to
+/// buffer w % S, and is the (w / S)-th use of it, which fixes the phase.
+LogicalResult KernelEmitter::emitTmaStage(vector::TransferReadOp op) {
+  auto vt = op.getVectorType();
+  if (!op.getPermutationMap().isMinorIdentity() || vt.getRank() != 2)
+    return op.emitOpError("a TMA-staged read needs a 2-d block of the buffer's last two dimensions");
+  auto arg = dyn_cast<BlockArgument>(op.getBase());
+  if (!arg)
+    return op.emitOpError("a TMA-staged read needs a kernel argument as its buffer");
+  std::string buf = smemOf[op.getResult()];
+  const TmaBuf &t = tmaBufs[buf];
+  int64_t rows = vt.getDimSize(0), cols = vt.getDimSize(1);
+  int64_t slab = monoid::slabElems(vt.getElementType()), rank = op.getIndices().size();
+  std::string S = std::to_string(t.slots), slot = slotOf(buf, "_w");
+  std::string p = define(op.getResult());
+  std::string map = tmaParam[{arg.getArgNumber(), rows}];
+  helpers[tmaLoadName(rank)] = tmaLoadFunction(rank);
+  os << "// " << p << ": " << rows << "x" << cols << " block -> shared memory (TMA, 128-byte swizzle; "
+     << buf << "_full says when it landed)\n";
+  os << scalarType(vt) << " *" << p << " = " << buf << " + " << slot << " * " << t.slotElems << ";\n";
+  if (producers && !producerMode) { // the producer warp copies it
+    os << "++" << buf << "_w;\n";
+    return success();
+  }
+  if (!producerMode) {
+    os << "if (threadIdx.x == 0) {\n";
+    os.indent();
+  }
+  os << "attncc_mbar_wait(&" << buf << "_empty[" << slot << "], ((" << buf << "_w / " << S
+     << ") & 1) ^ 1); // every warp is done with this buffer\n";
+  os << "attncc_mbar_expect_tx(&" << buf << "_full[" << slot << "], "
+     << rows * cols * vt.getElementTypeBitWidth() / 8 << ");\n";
+  SmallVector<std::string> idx;
+  for (Value i : op.getIndices())
+    idx.push_back("(int)" + ref(i));
+  for (int64_t s = 0; s < cols / slab; ++s) {
+    os << tmaLoadName(rank) << "(" << p << " + " << s * rows * slab << ", &" << map << ", "
+       << idx[rank - 1] << (s ? " + " + std::to_string(s * slab) : std::string());
+    for (int64_t k = rank - 2; k >= 0; --k)
+      os << ", " << idx[k];
+    os << ", &" << buf << "_full[" << slot << "]);\n";
+  }
+  if (!producerMode) {
+    os.unindent();
+    os << "}\n";
+  }
+  os << "++" << buf << "_w;\n";
+  return success();
+}
+
+/// Before a TMA block is first read by this thread: wait for its "full"
+/// phase. Blocks of one buffer are read in the order they were filled.
+void KernelEmitter::waitTma(Value v) {
+  if (!tmaWaited.insert(v).second)
+    return;
+  std::string buf = smemOf[monoid::stagedRead(v).getResult()];
+  const TmaBuf &t = tmaBufs[buf];
+  std::string S = std::to_string(t.slots), slot = slotOf(buf, "_r");
+  os << "attncc_mbar_wait(&" << buf << "_full[" << slot << "], (" << buf << "_r / " << S << ") & 1); // "
+     << ref(v) << " landed\n";
+  os << "++" << buf << "_r;\n";
+}
+
+/// Whether `b`, a TMA block of the fold body that holds `c`, is free once
+/// `c` completes: read in this iteration, not passed on, and no later op
+/// of the body reads it (and the emitter is at the body's level).
+bool KernelEmitter::releasableAfter(Value b, Operation *c) {
+  auto loop = dyn_cast_or_null<scf::ForOp>(c->getParentOp());
+  if (!loop || curBlock != c->getBlock() || tmaReleased.contains(b) || !tmaWaited.contains(b) ||
+      !tmaBlock(b))
+    return false;
+  bool ofLoop = isa<BlockArgument>(b) ? cast<BlockArgument>(b).getOwner() == loop.getBody()
+                                      : b.getParentBlock() == loop.getBody();
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  if (!ofLoop || llvm::is_contained(yield.getOperands(), b))
+    return false;
+  for (Operation *u : b.getUsers()) {
+    Operation *at = loop.getBody()->findAncestorOpInBlock(*u);
+    if (at && at != c && c->isBeforeInBlock(at))
+      return false;
+  }
+  return true;
+}
+
+/// The blocks of `b`'s buffer that the loop carried `b` in passes on to the
+/// next iteration (not fresh reads): `b` may be one of them at run time.
+SmallVector<Value> KernelEmitter::carriedLike(Value b) {
+  SmallVector<Value> carried;
+  auto arg = dyn_cast<BlockArgument>(b);
+  if (!arg)
+    return carried;
+  auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
+  std::string buf = smemOf[monoid::stagedRead(b).getResult()];
+  for (Value y : cast<scf::YieldOp>(loop.getBody()->getTerminator()).getOperands())
+    if (auto ry = tmaBlock(y); ry && smemOf[ry.getResult()] == buf && !y.getDefiningOp<vector::TransferReadOp>())
+      carried.push_back(y);
+  return carried;
+}
+
+/// After a fold iteration's last read of a TMA block: each warp arrives on
+/// the "empty" barrier of its buffer, so the next fill may overwrite it.
+/// `carried` are the blocks of the same buffer the iteration passes on: a
+/// block that is also one of them (the overlap's first P*V reuses block 0)
+/// is not released yet.
+LogicalResult KernelEmitter::releaseTma(Value v, ArrayRef<Value> carried, Operation *at) {
+  if (!tmaWaited.contains(v))
+    return at->emitOpError("a TMA block is released before it is read");
+  tmaReleased.insert(v);
+  std::string buf = smemOf[monoid::stagedRead(v).getResult()];
+  const TmaBuf &t = tmaBufs[buf];
+  std::string guard;
+  for (Value c : carried)
+    guard += (guard.empty() ? "" : " && ") + ref(v) + " != " + ref(c);
+  if (!guard.empty())
+    os << "if (" << guard << ") ";
+  os << "{\n";
+  os.indent();
+  os << "__syncwarp();\n";
+  os << "if (lane == 0) attncc_mbar_arrive(&" << buf << "_empty["
+     << (t.slots == 1 ? std::string("0")
+                      : "(unsigned)(" + ref(v) + " - " + buf + ") / " + std::to_string(t.slotElems))
+     << "]); // this warp is done with " << ref(v) << "\n";
+  os.unindent();
+  os << "}\n";
+  return success();
+}
+
+bool KernelEmitter::holdsTma(Operation *op) {
+  bool any = false;
+  op->walk([&](vector::TransferReadOp r) { any = any || (r->hasAttr("attncc.stage") && monoid::isTma(r)); });
+  return any;
+}
+
+/// The ops the producer needs: the backward slice of the TMA reads'
+/// indices and of the bounds of the loops around them. An index loop in
+/// it (a clip) is needed whole, with what its body reads from outside.
+LogicalResult KernelEmitter::collectProducerOps(gpu::GPUFuncOp f) {
+  SmallVector<Value> work;
+  auto addOp = [&](Operation *d) {
+    if (!producerOps.insert(d).second)
+      return;
+    for (Value v : d->getOperands())
+      work.push_back(v);
+    if (!isa<scf::ForOp>(d) || !holdsTma(d))
+      d->walk([&](Operation *in) {
+        for (Value v : in->getOperands())
+          work.push_back(v);
+      });
+  };
+  f.walk([&](vector::TransferReadOp r) {
+    if (!r->hasAttr("attncc.stage") || !monoid::isTma(r))
+      return;
+    for (Value i : r.getIndices())
+      work.push_back(i);
+    for (Operation *p = r->getParentOp(); p != f.getOperation(); p = p->getParentOp()) {
+      auto l = dyn_cast<scf::ForOp>(p);
+      if (!l) {
+        r.emitOpError("WSPEC=load1: a TMA copy inside a branch is not supported");
+        return;
+      }
+      producerOps.insert(l);
+      work.append({l.getLowerBound(), l.getUpperBound(), l.getStep()});
+    }
+  });
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (Operation *d = v.getDefiningOp()) {
+      addOp(d);
+      continue;
+    }
+    auto arg = cast<BlockArgument>(v);
+    auto l = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (l && arg != l.getInductionVar() && holdsTma(l))
+      return l.emitOpError("WSPEC=load1: a TMA copy's index depends on the fold's carried state");
+  }
+  return success();
+}
+
+/// The producer's part of an op: the copies themselves, the slice, loops
+/// that hold copies as bare counted loops (no carried state).
+LogicalResult KernelEmitter::emitProducerOp(Operation &op) {
+  if (auto r = dyn_cast<vector::TransferReadOp>(op); r && r->hasAttr("attncc.stage") && monoid::isTma(r))
+    return emitTmaStage(r);
+  if (!producerOps.contains(&op))
+    return success();
+  if (auto l = dyn_cast<scf::ForOp>(op)) {
+    if (!holdsTma(l)) {
+      fullEmit = true;
+      LogicalResult r = emitFor(l);
+      fullEmit = false;
+      return r;
+    }
+    std::string iv = define(l.getInductionVar());
+    os << "for (long long " << iv << " = " << ref(l.getLowerBound()) << "; " << iv << " < "
+       << ref(l.getUpperBound()) << "; " << iv << " += " << ref(l.getStep()) << ") {\n";
+    os.indent();
+    if (failed(emitBlock(*l.getBody())))
+      return failure();
+    os.unindent();
+    os << "}\n";
+    return success();
+  }
+  fullEmit = true;
+  LogicalResult r = emitOp(op);
+  fullEmit = false;
+  return r;
+}
+
+} // namespace attncc::codegen

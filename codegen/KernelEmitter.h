@@ -1,0 +1,183 @@
+//===- KernelEmitter.h - the CUDA emitter's kernel printer -----*- C++ -*-===//
+//
+// Private to codegen/. One KernelEmitter prints one gpu.func as a CUDA
+// __global__ function; its member functions are defined by op family:
+//   CudaEmitter.cpp   names, literals, the arith/math table, dispatch
+//                     (emitOp), the kernel's frame (emitKernel), emitCuda
+//   EmitMemory.cpp    reads and writes, fragment layouts, staging through
+//                     shared memory (sync, cp.async) and its waits
+//   EmitTma.cpp       TMA copies and their mbarriers, the producer warp
+//   EmitMma.cpp       mma.sync contractions (and the register repack of P)
+//   EmitWgmma.cpp     wgmma contractions, their commit/wait groups and turns
+//   EmitControl.cpp   scf.for, scf.if, compares and reductions
+// (Until 2026-12-01 all of it was one 1,857-line CudaEmitter.cpp.)
+//
+//===----------------------------------------------------------------------===//
+#ifndef ATTNCC_CODEGEN_KERNELEMITTER_H
+#define ATTNCC_CODEGEN_KERNELEMITTER_H
+
+#include "ir/TileAttrs.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Support/IndentedOstream.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <string>
+
+namespace attncc::codegen {
+
+// A private header of codegen/: the emitter's files spell MLIR's types
+// unqualified, as MLIR's own sources do.
+using namespace mlir;
+
+/// A TMA load of a rank-R box (coordinates innermost first) that completes
+/// on an mbarrier.
+std::string tmaLoadName(int64_t rank);
+std::string tmaLoadFunction(int64_t rank);
+/// One wgmma.mma_async shape as a device function: m64nNk16, f32 += A * B,
+/// A from a descriptor (ss) or registers (rs), B from a descriptor, B
+/// MN-major (transB) or K-major.
+std::string wgmmaName(int64_t n, bool bf, bool regA, bool transB);
+std::string wgmmaFunction(int64_t n, bool bf, bool regA, bool transB);
+
+/// Whether a memref parameter is ever written (else it is `const`).
+bool isWritten(Value m);
+
+using Fmt = std::function<std::string(ArrayRef<std::string>)>;
+
+class KernelEmitter {
+public:
+  KernelEmitter(raw_indented_ostream &os, std::map<std::string, std::string> &helpers)
+      : os(os), helpers(helpers) {}
+  LogicalResult emitKernel(gpu::GPUFuncOp f);
+
+private:
+  raw_indented_ostream &os;
+  std::map<std::string, std::string> &helpers; // device functions the kernels call, by name
+  bool wgmma = false;                   // the kernel issues wgmma
+  DenseMap<Value, std::string> names;   // variables and inline literals
+  DenseMap<Value, Value> broadcastOf;   // vector.broadcast -> its scalar
+  DenseMap<Value, Value> spreadOf;      // vector.broadcast of a row/col vector -> its source
+  DenseMap<Value, std::string> smemOf;  // staged block -> its __shared__ array
+  DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
+  DenseMap<Operation *, std::string> handoffSlab; // REPACK=smem: contraction -> its P slab
+  llvm::DenseMap<int64_t, std::string> ringBuf; // attncc.ring id -> its __shared__ array
+  SmallVector<Value> pendingStages;     // copies issued, not yet waited for
+  struct TmaBuf {
+    int64_t slots = 1;     // ring buffers (1: not a ring)
+    int64_t slotElems = 0; // elements per buffer
+  };
+  std::map<std::string, TmaBuf> tmaBufs;      // TMA-staged __shared__ array -> its pipeline
+  std::map<std::pair<unsigned, int64_t>, std::string> tmaParam; // (argument, box rows) -> descriptor
+  DenseSet<Value> tmaWaited;            // TMA blocks this thread waited for
+  struct PendingMma {
+    Value result;
+    std::string name;
+    int64_t count;
+  };
+  Block *curBlock = nullptr;            // the block of the op being emitted
+  DenseSet<Value> tmaReleased;          // TMA blocks whose buffers were given back
+  SmallVector<PendingMma> pendingMma;   // wgmma groups committed, not yet waited for
+  bool inIssueRun = false;              // the last statement issued a staged copy
+  std::string curLayout;                // layout of the result being emitted
+  int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
+  int64_t producers = 0;                // WSPEC=load1: a warp after them that only copies blocks in
+  bool producerMode = false;            // emitting the producer warp's part of the body
+  bool fullEmit = false;                // producer: inside an index loop it needs whole
+  DenseSet<Operation *> producerOps;    // producer: the ops the copies' indices and loops need
+
+  DenseMap<Value, SmallVector<std::string>> dims; // memref -> dimension expressions
+  llvm::StringMap<int> taken;
+
+  // --- CudaEmitter.cpp: names, types, literals, the op table, dispatch
+  std::string ctaSync() const;
+  std::string fresh(std::string base);
+  std::string define(Value v);
+  std::string ref(Value v);
+  std::string elem(Value v, StringRef e);
+  bool isSplat(Value v);
+  static std::string regType(Type t);
+  static std::string scalarType(Type t);
+  static std::string floatLiteral(double v);
+  std::string literal(Attribute a);
+  LogicalResult elementwise(Operation *op, const Fmt &f);
+  static Fmt binary(std::string opText);
+  static Fmt call(std::string fn);
+  static Fmt unsignedOp(std::string opText);
+  static Fmt convert(Type from, Type to);
+  LogicalResult emitBlock(Block &block);
+  void assign(ArrayRef<std::string> targets, ValueRange values, ValueRange like);
+  void declareVar(const std::string &name, Value v);
+  LogicalResult emitOp(Operation &op);
+  LogicalResult builtin(Operation *op, const char *var, gpu::Dimension d);
+
+  // --- EmitMemory.cpp: fragment layouts, reads and writes, staging and its waits
+  static vector::TransferReadOp stagedRead(Value v);
+  static bool isCp(Value staged);
+  std::string layoutOf(Value v);
+  static int64_t dimOr1(VectorType t, int k);
+  int64_t count(Value v);
+  SmallVector<std::string> coords(VectorType vt, const std::string &l, const std::string &e);
+  static std::string owner(const std::string &l);
+  void transferIndex(Operation *op, Value mem, ValueRange indices, AffineMap pm,
+                     ArrayRef<bool> inBounds, ArrayRef<std::string> c,
+                     SmallVector<std::string> &idx, std::string &ok);
+  std::string offsetOf(Value m, ArrayRef<std::string> idx);
+  std::string offset(Value m, ValueRange indices);
+  LogicalResult emitTransferRead(vector::TransferReadOp op);
+  LogicalResult emitTransferWrite(vector::TransferWriteOp op);
+  LogicalResult emitStep(vector::StepOp op);
+  LogicalResult emitVectorLoad(vector::LoadOp op);
+  LogicalResult emitVectorStore(vector::StoreOp op);
+  LogicalResult emitStage(vector::TransferReadOp op);
+  std::string slotOf(const std::string &buf, const char *counter);
+  void waitFor(Value staged);
+
+  // --- EmitTma.cpp: TMA copies, their mbarriers, the producer warp (WSPEC)
+  vector::TransferReadOp tmaBlock(Value v);
+  LogicalResult emitTmaStage(vector::TransferReadOp op);
+  void waitTma(Value v);
+  bool releasableAfter(Value b, Operation *c);
+  SmallVector<Value> carriedLike(Value b);
+  LogicalResult releaseTma(Value v, ArrayRef<Value> carried, Operation *at);
+  static bool holdsTma(Operation *op);
+  LogicalResult collectProducerOps(gpu::GPUFuncOp f);
+  LogicalResult emitProducerOp(Operation &op);
+
+  // --- EmitMma.cpp: mma.sync
+  bool onlyPacked(arith::TruncFOp t);
+  std::string packPair(Value v, const std::string &at);
+  LogicalResult emitContract(vector::ContractionOp op);
+
+  // --- EmitWgmma.cpp: wgmma, its groups and warpgroup turns
+  void waitMma(Value v);
+  void flushMma();
+  static bool isTurn(Operation *op);
+  static bool turnStarts(Operation *op);
+  static bool turnEnds(Operation *op);
+  LogicalResult emitWgmma(vector::ContractionOp op);
+
+  // --- EmitControl.cpp: loops, branches, compares, reductions
+  LogicalResult emitFor(scf::ForOp f);
+  LogicalResult emitIf(scf::IfOp op);
+  LogicalResult emitCmpI(arith::CmpIOp op);
+  LogicalResult emitCmpF(arith::CmpFOp op);
+  LogicalResult emitReduction(vector::ReductionOp op);
+  LogicalResult emitMultiReduction(vector::MultiDimReductionOp op);
+};
+
+} // namespace attncc::codegen
+
+#endif
