@@ -86,7 +86,8 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(createGpuKernelOutliningPass());
     pm.addPass(canonicalizeKeepingFolds());
     pm.addPass(createCSEPass());
-    pm.addPass(mlir::attncc::createAtomize());      // fragment layouts for mma.sync
+    pm.addPass(mlir::attncc::createAtomize());      // fragment layouts for mma.sync / wgmma
+    pm.addPass(mlir::attncc::createAllocateSmem()); // staged blocks' places in shared memory
   }
 }
 

@@ -7,9 +7,8 @@
 //       which thread holds which element (attncc.layout on its op,
 //       attncc.layouts on an scf.for for its iter_args), each contraction is
 //       marked attncc.atom = "mma.m16n8k16", and the kernel records
-//       attncc.tile = {warps = W, rows = M, smem = bytes}. The emitter reads
-//       nothing else. Shared memory must fit the module's attncc.smem_limit
-//       (the target's opt-in limit, recorded by the driver) when it is set.
+//       attncc.tile = {warps = W, rows = M}. attncc-allocate-smem then places
+//       the staged blocks in shared memory.
 //
 // Layouts (warp w owns rows [w*FM*16, (w+1)*FM*16), FM = M / (16 W); a lane
 // is (g, t) = (lane / 4, lane % 4), as in the PTX fragment figures):
@@ -276,35 +275,8 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     });
     if (left.wasInterrupted())
       return failure();
-    // Shared memory: each staged block (a ring: each of its buffers) gets
-    // an offset into the kernel's dynamic shared memory. Swizzled blocks sit
-    // on 1024-byte boundaries (the swizzle repeats every 8 rows of 128 B and
-    // is applied to absolute addresses); the emitter aligns the base, so
-    // their kernels ask for 1024 B more.
-    int64_t smem = 0;
-    bool swizzled = false;
-    DenseMap<int64_t, int64_t> ringOffset;
-    f.walk([&](vector::TransferReadOp r) {
-      if (!r->hasAttr("attncc.stage"))
-        return;
-      auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
-      if (ring && ringOffset.count(ring.getInt())) {
-        r->setAttr("attncc.smem_offset", b.getI64IntegerAttr(ringOffset[ring.getInt()]));
-        return; // the ring's other read shares its buffers
-      }
-      auto vt = r.getVectorType();
-      int64_t align = monoid::isSwizzled(r) ? 1024 : 128;
-      swizzled = swizzled || monoid::isSwizzled(r);
-      int64_t bytes = monoid::ringSlots(r) * vt.getDimSize(0) * (vt.getDimSize(1) + monoid::rowPad(r)) *
-                      vt.getElementTypeBitWidth() / 8;
-      smem = (smem + align - 1) / align * align;
-      r->setAttr("attncc.smem_offset", b.getI64IntegerAttr(smem));
-      if (ring)
-        ringOffset[ring.getInt()] = smem;
-      smem += bytes;
-    });
-    // REPACK=smem (attncc-handoff): a slab for the marked contraction's left
-    // operand, which must be in C fragments; rows padded by 16 B as for /pad.
+    // REPACK=smem (attncc-handoff) hands over a left operand held in C
+    // fragments; attncc-allocate-smem gives it its slab.
     WalkResult slabs = f.walk([&](vector::ContractionOp c) {
       if (!c->hasAttr("attncc.handoff"))
         return WalkResult::advance();
@@ -314,31 +286,12 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
             << as.of(c.getLhs()) << "'";
         return WalkResult::interrupt();
       }
-      auto vt = cast<VectorType>(c.getLhsType());
-      smem = (smem + 127) / 128 * 128;
-      c->setAttr("attncc.handoff_offset", b.getI64IntegerAttr(smem));
-      smem += vt.getDimSize(0) * monoid::handoffStride(vt) * vt.getElementTypeBitWidth() / 8;
       return WalkResult::advance();
     });
     if (slabs.wasInterrupted())
       return failure();
-    smem = (smem + 127) / 128 * 128 + (swizzled ? 1024 : 0);
-    // The target's opt-in limit per block when the driver recorded it
-    // (attncc.smem_limit on the module); else the smallest of the targets
-    // an atom runs on: 99 KiB (sm_120) for mma, 227 KiB (sm_90a) for wgmma.
-    auto limitAttr = getOperation()->getAttrOfType<IntegerAttr>("attncc.smem_limit");
-    auto targetAttr = getOperation()->getAttrOfType<StringAttr>("attncc.target");
-    const int64_t kSmemLimit = limitAttr ? limitAttr.getInt() : (wgmma ? 227 : 99) * 1024;
-    if (smem > kSmemLimit)
-      return f.emitOpError("attncc-atomize: the staged blocks need ")
-             << smem << " B of shared memory, more than the " << kSmemLimit << " B "
-             << (limitAttr ? (targetAttr ? targetAttr.str() : std::string("the target")) + " allows a block"
-                           : std::string("every target of a") + (wgmma ? " wgmma" : "n mma") +
-                                 " atom allows a block")
-             << " (use a smaller tile, no ring, or no /pad)";
     SmallVector<NamedAttribute> tileAttrs{b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
-                                          b.getNamedAttr("rows", b.getI64IntegerAttr(rows)),
-                                          b.getNamedAttr("smem", b.getI64IntegerAttr(smem))};
+                                          b.getNamedAttr("rows", b.getI64IntegerAttr(rows))};
     if (producers)
       tileAttrs.push_back(b.getNamedAttr("producers", b.getI64IntegerAttr(producers)));
     f->setAttr("attncc.tile", b.getDictionaryAttr(tileAttrs));

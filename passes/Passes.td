@@ -257,13 +257,24 @@ def Atomize : Pass<"attncc-atomize", "ModuleOp"> {
     (A fragments read from memory), `b.nk` / `b.kn` (B fragments read from
     memory) or `smem` (a block staged by attncc-stage, read with ldmatrix or
     through a wgmma descriptor). The wgmma accumulator and register-A
-    fragments are the mma.sync ones, so the layouts are shared. Staged blocks
-    get offsets in dynamic shared memory (swizzled ones on 1024-byte
-    boundaries), within the module's `attncc.smem_limit` (the target's
-    opt-in limit per block, recorded by the driver; without it 99 KiB for
-    mma atoms, the smallest of their targets, and 227 KiB for wgmma).
-    The kernel records `attncc.tile = {warps, rows, smem}`. The CUDA emitter
-    turns each op into the per-thread code of its layout.
+    fragments are the mma.sync ones, so the layouts are shared. The kernel
+    records `attncc.tile = {warps, rows}`. The CUDA emitter turns each op
+    into the per-thread code of its layout.
+  }];
+}
+
+def AllocateSmem : Pass<"attncc-allocate-smem", "ModuleOp"> {
+  let summary = "Place each kernel's staged blocks and handoff slabs in its dynamic shared memory";
+  let description = [{
+    After attncc-atomize: gives each staged block (`attncc.stage`; the reads
+    of one ring share its slots) an `attncc.smem_offset`, 128-byte aligned or
+    1024-byte aligned when swizzled, then each REPACK=smem contraction an
+    `attncc.handoff_offset`, and adds `smem` (the bytes the kernel asks for,
+    plus 1024 B of alignment slack when anything is swizzled) to
+    `attncc.tile`. Refuses a kernel over the module's `attncc.smem_limit`
+    (the target's opt-in limit per block, recorded by the driver; without it
+    99 KiB for mma atoms, the smallest of their targets, and 227 KiB for
+    wgmma), naming both numbers.
   }];
 }
 

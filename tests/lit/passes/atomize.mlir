@@ -8,13 +8,13 @@
 // staged K and V blocks from shared memory, P feeds P*V from registers (c).
 
 // CHECK-LABEL: gpu.func @staged
-// CHECK-SAME:  kernel attributes {attncc.tile = {rows = 64 : i64, smem = 18432 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>
+// CHECK-SAME:  kernel attributes {attncc.tile = {rows = 64 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>
 // Layout-free values (splat constants, scalar broadcasts) get none.
 // CHECK:       arith.constant dense<0.000000e+00> : vector<64xf32>
 // CHECK:       %[[QT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "a", in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
 // CHECK-NEXT:  scf.for
-// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "smem", attncc.smem_offset = {{[0-9]+}} : i64, attncc.stage = "cp.pad", in_bounds = [false, true]}
-// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "smem", attncc.smem_offset = {{[0-9]+}} : i64, attncc.stage = "cp.pad", in_bounds = [false, true]}
+// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "smem", attncc.stage = "cp.pad", in_bounds = [false, true]}
+// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "smem", attncc.stage = "cp.pad", in_bounds = [false, true]}
 // CHECK-NEXT:    %[[S:.+]] = vector.contract {{.+}} %[[QT]], %[[KT]], %{{.+}} {attncc.atom = "mma.m16n8k16", attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
 // CHECK-NEXT:    arith.mulf %[[S]], %{{.+}} {attncc.layout = "c"} : vector<64x64xf32>
 // CHECK-NEXT:    vector.step{{.*}} : vector<64xindex>
@@ -122,7 +122,7 @@ module attributes {gpu.container_module} {
 #v = affine_map<(i, j, d) -> (d, j)>
 
 // CHECK-LABEL: gpu.func @unstaged
-// CHECK-SAME:  kernel attributes {attncc.tile = {rows = 64 : i64, smem = 0 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>}
+// CHECK-SAME:  kernel attributes {attncc.tile = {rows = 64 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>}
 // CHECK:       %[[QT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "a", in_bounds = [false, true]}
 // CHECK:       scf.for
 // CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "b.nk", in_bounds = [false, true]}
@@ -338,17 +338,16 @@ module attributes {gpu.container_module} {
 // -----
 
 // REPACK=smem (attncc-handoff marked the second contraction): its left
-// operand P, in C fragments, gets a shared-memory slab of 64 rows of 64 + 8
-// halves (16 B of padding): offset 0, 9216 B, recorded on the contraction
-// and in the kernel's shared memory.
+// operand P is in C fragments, which the handoff needs (attncc-allocate-smem
+// then gives it its slab).
 
 #a = affine_map<(i, j, d) -> (i, d)>
 #b = affine_map<(i, j, d) -> (j, d)>
 #c = affine_map<(i, j, d) -> (i, j)>
 #v = affine_map<(i, j, d) -> (d, j)>
 // CHECK-LABEL: gpu.func @handoff
-// CHECK-SAME:  attncc.tile = {rows = 64 : i64, smem = 9216 : i64, warps = 4 : i64}
-// CHECK:       vector.contract {{.+}} {attncc.atom = "mma.m16n8k16", attncc.handoff = "smem", attncc.handoff_offset = 0 : i64, attncc.layout = "c"}
+// CHECK-SAME:  attncc.tile = {rows = 64 : i64, warps = 4 : i64}
+// CHECK:       vector.contract {{.+}} {attncc.atom = "mma.m16n8k16", attncc.handoff = "smem", attncc.layout = "c"}
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @handoff(%q: memref<64x64xf16>, %k: memref<64x64xf16>, %vv: memref<64x64xf16>, %o: memref<64x64xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
