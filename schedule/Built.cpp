@@ -155,27 +155,25 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
 }
 
 std::vector<std::string> notExecutedOnCpu(const Schedule &s) {
-  std::vector<std::string> out;
-  auto knob = [&](auto set) {
+  // One knob as the user writes it: a schedule holding only that knob.
+  auto knob = [](auto set) {
     Schedule one;
     set(one);
-    out.push_back(printKnobs(one));
+    return printKnobs(one);
   };
+  std::vector<std::string> out;
   for (const TileKnob &t : s.tiles)
     if (t.atom) // the row tiles and the block fold run; the instruction does not
-      out.push_back("the " + printKnobs([&] {
-                      Schedule one;
-                      one.tiles.push_back(t);
-                      return one;
-                    }()) + " atom's instruction and fragment layouts");
+      out.push_back("the " + knob([&](Schedule &one) { one.tiles.push_back(t); }) +
+                    " atom's instruction and fragment layouts");
   for (const StageKnob &st : s.stages)
-    knob([&](Schedule &one) { one.stages.push_back(st); });
+    out.push_back(knob([&](Schedule &one) { one.stages.push_back(st); }));
   if (!s.wspec.empty())
-    knob([&](Schedule &one) { one.wspec = s.wspec; });
+    out.push_back(knob([&](Schedule &one) { one.wspec = s.wspec; }));
   if (s.acc && *s.acc == Accum::F16x)
-    knob([&](Schedule &one) { one.acc = s.acc; });
+    out.push_back(knob([&](Schedule &one) { one.acc = s.acc; }));
   if (s.repack && *s.repack == RepackKind::Smem)
-    knob([&](Schedule &one) { one.repack = s.repack; });
+    out.push_back(knob([&](Schedule &one) { one.repack = s.repack; }));
   if (s.overlap && overlapsWg(*s.overlap)) // the pv rotation runs; the warpgroup turns do not
     out.push_back(std::string("the warpgroup turns of OVERLAP=") + overlapName(*s.overlap));
   return out;

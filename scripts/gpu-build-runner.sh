@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sourced by the gpu-*.sh scripts on the GPU host: builds attncc-runner from
 # runtime/ alone (no MLIR) into /tmp/attncc-gpu and sets R to its path and
-# out to the output folder. Needs build-deps/ (scripts/gpu-deps.sh).
+# out to the output folder, and defines names LIST (the bundle names of a
+# bench list). Needs build-deps/ (scripts/gpu-deps.sh).
 out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
 gen=; command -v ninja >/dev/null && gen="-G Ninja"
@@ -12,3 +13,4 @@ cmake --build /tmp/attncc-gpu -j "$(nproc)" --target attncc-runner > /tmp/attncc
   || { tail -30 /tmp/attncc-build.log; exit 1; }
 export ATTNCC_CACHE_DIR=/tmp/attncc-cache
 R=/tmp/attncc-gpu/tools/attncc-runner/attncc-runner
+names() { grep -v '^#' "$1" | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d'; }

@@ -17,7 +17,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-build-runner.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt"
-names() { grep -v '^#' "$1" | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d'; }
 B=${BENCH:-20}
 PERF=${PERF:-bench/perf-default.txt}
 LADDER=${LADDER-bench/ladder.txt}

@@ -32,7 +32,6 @@ LADDER=${LADDER-bench/ladder.txt}
 SAN=${SAN-fused-len97-c cut-113x203-c split-masked-rows split-decode tc-ring-c tc-qstage-c tma-97-c w4pw-97-c mv-len97-c-smem}
 CONTROLS=${CONTROLS-control-causal control-tc-causal control-wgmma-causal}
 REFS=${REFS-fused-len97-c fused-1023-c-bf16 fused-gqa4 fused-bias fused-window fused-masked-rows split-decode}
-names() { grep -v '^#' "$1" | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d'; }
 # at BUNDLE B SQ SK: the --set flags for the sizes BUNDLE left symbolic.
 at() {
   python3 - "$@" <<'PY'
@@ -42,12 +41,12 @@ p = json.load(open(b + "/contract.json"))["problem"]
 print(" ".join(f"--set {k}={v}" for k, v in vals.items() if str(p[k]).startswith("?")))
 PY
 }
+source scripts/gpu-build-runner.sh
 if [ ! -d build-bundles ] && [ -x build/tools/attncc/attncc ]; then
   # shellcheck disable=SC2086
   bash scripts/make-bundles.sh $SWEEP $FULL $LADDER > /dev/null
   bash scripts/make-control-bundle.sh
 fi
-source scripts/gpu-build-runner.sh
 : > "$out/verify.jsonl"
 : > "$out/sanitizers.jsonl"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > "$out/gpu.txt"
