@@ -66,10 +66,6 @@ namespace codegen {
 #include "codegen/cuda/tma.cuh.inc" // const char *kTmaCuh
 
 /// A barrier of the warps that hold rows (all threads without a producer).
-std::string KernelEmitter::ctaSync() const {
-  return producers ? "attncc_bar_sync(15, " + std::to_string(warps * 32) + ")" : "__syncthreads()";
-}
-
 std::string KernelEmitter::fresh(std::string base) {
   for (char &c : base)
     if (!std::isalnum(static_cast<unsigned char>(c)))
@@ -225,10 +221,28 @@ Fmt KernelEmitter::convert(Type from, Type to) {
   return call(fn);
 }
 
+bool KernelEmitter::isSync(Operation *op) {
+  return isa<NVVM::CpAsyncWaitGroupOp, NVVM::CpAsyncCommitGroupOp, NVVM::FenceProxyOp, gpu::BarrierOp,
+             NVVM::BarrierOp, NVVM::WgmmaWaitGroupSyncOp>(op);
+}
+
 LogicalResult KernelEmitter::emitBlock(Block &block) {
-  for (Operation &op : block.without_terminator())
+  for (Operation &op : block.without_terminator()) {
+    // Waits right before a loop (and the constants they name) are printed
+    // after the loop's variables take their initial values (emitFor): both
+    // orders are correct, registers only, and this one is the order the
+    // emitter printed before attncc-place-waits existed (the PTX stays the
+    // same).
+    Operation *next = &op;
+    while (next && (isSync(next) || (isa<arith::ConstantOp>(next) && isSync(&op))))
+      next = next->getNextNode();
+    if (isSync(&op) && next && isa<scf::ForOp>(next) && !(producerMode && !fullEmit)) {
+      waitsBeforeLoop.push_back(&op);
+      continue;
+    }
     if (failed(emitOp(op)))
       return failure();
+  }
   return success();
 }
 
@@ -265,25 +279,6 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
   curBlock = op.getBlock();
   if (producerMode && !fullEmit)
     return emitProducerOp(op);
-  if (!pendingMma.empty()) {
-    if (auto i = dyn_cast<scf::IfOp>(op)) {
-      // Only the products a branch reads are waited for: the others stay
-      // in flight across the branch (emitIf keeps them pending).
-      i->walk([&](Operation *in) {
-        for (Value v : in->getOperands())
-          if (Operation *def = v.getParentBlock()->getParentOp(); !def || !i->isAncestor(def))
-            waitMma(v);
-      });
-    } else if (op.getNumRegions() || isa<gpu::ReturnOp>(op))
-      flushMma();
-    else
-      for (Value v : op.getOperands())
-        waitMma(v);
-  }
-  if (!isa<arith::ConstantOp, vector::TransferReadOp>(op))
-    inIssueRun = false;
-  else if (auto r = dyn_cast<vector::TransferReadOp>(op); r && layoutOf(r.getResult()) != "smem")
-    inIssueRun = false;
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](arith::ConstantOp c) {
         names[c.getResult()] = literal(c.getValue());
@@ -392,6 +387,9 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](gpu::ThreadIdOp o) { return builtin(o, "threadIdx", o.getDimension()); })
       .Case([&](gpu::BlockDimOp o) { return builtin(o, "blockDim", o.getDimension()); })
       .Case([&](gpu::GridDimOp o) { return builtin(o, "gridDim", o.getDimension()); })
+      .Case<NVVM::CpAsyncWaitGroupOp, NVVM::CpAsyncCommitGroupOp, NVVM::FenceProxyOp, gpu::BarrierOp,
+            NVVM::BarrierOp, NVVM::WgmmaWaitGroupSyncOp>([&](Operation *o) { return emitSync(o); })
+      .Case([&](NVVM::InlinePtxOp o) { return emitFenceAccumulators(o); })
       .Case([&](scf::ForOp o) { return emitFor(o); })
       .Case([&](scf::IfOp o) { return emitIf(o); })
       .Case([&](gpu::ReturnOp) {
@@ -606,7 +604,6 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
   }
   if (failed(emitBlock(f.getBody().front())))
     return failure();
-  flushMma();
   // Blocks prefetched and never read must land before the CTA exits.
   if (!producers)
     for (auto &[buf, t] : tmaBufs)

@@ -44,14 +44,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
     vars.push_back(n);
   }
   assign(vars, f.getInitArgs(), f.getRegionIterArgs());
-  // Copies issued before the loop and not carried into it (a free-axis
-  // tile) are waited for here, once, not in every iteration.
-  Value lastFree;
-  for (Value p : pendingStages)
-    if (!llvm::is_contained(f.getInitArgs(), p))
-      lastFree = p;
-  if (lastFree)
-    waitFor(lastFree);
+  SmallVector<Operation *> waits;
+  std::swap(waits, waitsBeforeLoop);
+  for (Operation *w : waits)
+    if (failed(emitOp(*w)))
+      return failure();
   bool turns = llvm::any_of(f.getBody()->getOps<vector::ContractionOp>(),
                             [](vector::ContractionOp c) { return isTurn(c); });
   if (turns)
@@ -61,15 +58,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
   os << "for (long long " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
      << ref(f.getUpperBound()) << "; " << iv << " += " << ref(f.getStep()) << ") {\n";
   os.indent();
-  // Blocks copied before the loop (or by the previous iteration) arrive in
-  // the iter_args that carry them.
-  for (auto [init, arg] : llvm::zip(f.getInitArgs(), f.getRegionIterArgs()))
-    for (Value &p : pendingStages)
-      if (p == init)
-        p = arg;
   if (failed(emitBlock(*f.getBody())))
     return failure();
-  flushMma();
   auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
   // TMA blocks this iteration read and does not carry on: their buffers
   // are free for the fills of later iterations.
@@ -109,20 +99,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
   os << "}\n";
   if (turns)
     os << "if ((warp >> 2) == 0) attncc_bar_sync(1, 256); // the turn the last warpgroup passed on\n";
-  if (!pendingStages.empty()) {
-    // The last prefetch is never read; it must land before the CTA exits.
-    os << "attncc_cp_async_wait<0>();\n";
-    pendingStages.clear();
-  }
   return success();
 }
 
 LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
-  // Products issued before the branch and not read in it (emitOp waited
-  // for those) stay pending across it; each branch waits for its own.
-  SmallVector<PendingMma> outer;
-  std::swap(outer, pendingMma);
-  auto restore = llvm::make_scope_exit([&] { pendingMma.insert(pendingMma.begin(), outer.begin(), outer.end()); });
   SmallVector<std::string> vars;
   for (Value r : op.getResults()) {
     std::string n = define(r);
@@ -133,7 +113,6 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   os.indent();
   if (failed(emitBlock(op.getThenRegion().front())))
     return failure();
-  flushMma();
   assign(vars, op.thenYield().getOperands(), op.getResults());
   os.unindent();
   if (!op.getElseRegion().empty()) {
@@ -141,7 +120,6 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
     os.indent();
     if (failed(emitBlock(op.getElseRegion().front())))
       return failure();
-    flushMma();
     assign(vars, op.elseYield().getOperands(), op.getResults());
     os.unindent();
   }

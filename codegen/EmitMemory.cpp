@@ -9,21 +9,7 @@ bool KernelEmitter::isCp(Value staged) {
   return stagedRead(staged)->getAttrOfType<StringAttr>("attncc.stage").getValue().starts_with("cp");
 }
 
-std::string KernelEmitter::layoutOf(Value v) {
-  if (auto r = dyn_cast<OpResult>(v)) {
-    if (auto a = r.getOwner()->getAttrOfType<StringAttr>("attncc.layout"))
-      return a.str();
-    if (auto f = dyn_cast<scf::ForOp>(r.getOwner()))
-      return layoutOf(f.getRegionIterArgs()[r.getResultNumber()]);
-    return "";
-  }
-  auto arg = cast<BlockArgument>(v);
-  if (auto f = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
-    if (auto ls = f->getAttrOfType<ArrayAttr>("attncc.layouts"))
-      if (arg.getArgNumber() >= 1 && arg.getArgNumber() - 1 < ls.size())
-        return cast<StringAttr>(ls[arg.getArgNumber() - 1]).str();
-  return "";
-}
+std::string KernelEmitter::layoutOf(Value v) { return monoid::layoutOf(v); }
 
 int64_t KernelEmitter::dimOr1(VectorType t, int k) { return k < t.getRank() ? t.getDimSize(k) : 1; }
 
@@ -167,26 +153,6 @@ LogicalResult KernelEmitter::emitStage(vector::TransferReadOp op) {
   int64_t chunksPerRow = cols * vt.getElementTypeBitWidth() / 8 / 16;
   int64_t per = cols / chunksPerRow;
   bool cp = isCp(op.getResult());
-  if (!inIssueRun)
-    flushMma(); // no wgmma may still read a buffer this copy overwrites
-  if (!inIssueRun && op->hasAttr("attncc.ring") && !pendingStages.empty()) {
-    // A ring's prefetch at the top of the fold: the blocks this iteration
-    // reads were copied an iteration ago. Waiting for them here lets one
-    // barrier say both "they are in shared memory" and "every warp is
-    // done with the buffers the prefetch overwrites".
-    bool anyCp = llvm::any_of(pendingStages, [&](Value v) { return isCp(v); });
-    if (anyCp)
-      os << "attncc_cp_async_wait<0>();\n";
-    if (wgmma)
-      os << "attncc_fence_proxy_async(); // visible to wgmma\n";
-    os << ctaSync() << "; // ";
-    for (Value v : pendingStages)
-      os << ref(v) << (v == pendingStages.back() ? "" : ", ");
-    os << " in shared memory; every warp is done with the previous blocks\n";
-    pendingStages.clear();
-  } else if (!inIssueRun) {
-    os << ctaSync() << "; // every warp is done with the previous blocks\n";
-  }
   if (op->hasAttr("attncc.ring")) {
     // A ring: this copy fills the next buffer, which no block in use occupies.
     std::string p = define(op.getResult());
@@ -232,10 +198,6 @@ LogicalResult KernelEmitter::emitStage(vector::TransferReadOp op) {
        << " ? *reinterpret_cast<const uint4 *>(" << src << ") : make_uint4(0, 0, 0, 0);\n";
   os.unindent();
   os << "}\n";
-  if (cp)
-    os << "attncc_cp_async_commit();\n";
-  pendingStages.push_back(op.getResult());
-  inIssueRun = true;
   return success();
 }
 
@@ -246,21 +208,44 @@ std::string KernelEmitter::slotOf(const std::string &buf, const char *counter) {
   return slots == 1 ? "0" : "(" + buf + counter + " % " + std::to_string(slots) + ")";
 }
 
-/// Before a staged block is read: wait for its copy (later copies may stay
-/// in flight) and for every thread's part of it.
+/// Before a staged block is read: a TMA block's mbarrier wait (the waits
+/// of the other copies are ops of attncc-place-waits).
 void KernelEmitter::waitFor(Value staged) {
   if (auto r = monoid::stagedRead(staged); r && monoid::isTma(r))
-    return waitTma(staged);
-  auto it = llvm::find(pendingStages, staged);
-  if (it == pendingStages.end())
-    return;
-  int64_t after = pendingStages.end() - it - 1;
-  if (isCp(staged))
-    os << "attncc_cp_async_wait<" << after << ">();\n";
-  if (wgmma)
-    os << "attncc_fence_proxy_async(); // visible to wgmma\n";
-  os << ctaSync() << "; // " << ref(staged) << " is in shared memory\n";
-  pendingStages.erase(pendingStages.begin(), it + 1);
+    waitTma(staged);
+}
+
+/// The commits, waits, fences and barriers attncc-place-waits wrote; the
+/// op's NameLoc says why, as a comment.
+LogicalResult KernelEmitter::emitSync(Operation *op) {
+  std::string why;
+  if (auto n = dyn_cast<NameLoc>(op->getLoc()))
+    why = " // " + n.getName().str();
+  if (auto w = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op))
+    os << "attncc_cp_async_wait<" << w.getN() << ">();" << why << "\n";
+  else if (isa<NVVM::CpAsyncCommitGroupOp>(op))
+    os << "attncc_cp_async_commit();" << why << "\n";
+  else if (isa<NVVM::FenceProxyOp>(op))
+    os << "attncc_fence_proxy_async();" << why << "\n";
+  else if (isa<gpu::BarrierOp>(op))
+    os << "__syncthreads();" << why << "\n";
+  else if (auto w = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op)) {
+    // The fence that follows names the products it completes.
+    if (auto f = dyn_cast_or_null<NVVM::InlinePtxOp>(op->getNextNode()); f && !f.getReadWriteArgs().empty())
+      why = " // " + ref(f.getReadWriteArgs().back()) + " is done";
+    os << "attncc_wgmma_wait<" << w.getGroup() << ">();" << why << "\n";
+  }
+  else if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
+    if (!bar.getBarrierId() || !bar.getNumberOfThreads() || bar.getReductionOp())
+      return op->emitOpError("the CUDA emitter prints a named barrier with an id and a thread count");
+    APInt id, n;
+    if (!matchPattern(bar.getBarrierId(), m_ConstantInt(&id)) ||
+        !matchPattern(bar.getNumberOfThreads(), m_ConstantInt(&n)))
+      return op->emitOpError("the CUDA emitter prints a named barrier with a constant id and thread count");
+    os << "attncc_bar_sync(" << id.getZExtValue() << ", " << n.getZExtValue() << ");" << why << "\n";
+  } else
+    return op->emitOpError("is not a synchronization the CUDA emitter knows");
+  return success();
 }
 
 LogicalResult KernelEmitter::emitStep(vector::StepOp op) {

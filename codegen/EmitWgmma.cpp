@@ -36,33 +36,26 @@ std::string wgmmaFunction(int64_t n, bool bf, bool regA, bool transB) {
   return s;
 }
 
-/// Before the first use of a wgmma result: wait until at most the groups
-/// committed after it are in flight (groups complete in order), and fence
-/// the accumulators of every group that is now done.
-void KernelEmitter::waitMma(Value v) {
-  auto it = llvm::find_if(pendingMma, [&](const PendingMma &p) { return p.result == v; });
-  if (it == pendingMma.end())
-    return;
-  os << "attncc_wgmma_wait<" << (pendingMma.end() - it - 1) << ">(); // " << it->name << " is done\n";
-  for (auto d = pendingMma.begin(); d != it + 1; ++d)
-    os << "#pragma unroll\nfor (int e = 0; e < " << d->count << "; ++e) attncc_fence_operand(" << d->name
+/// nvvm.inline_ptx "" rw(%acc, ...) after a wgmma wait (attncc-place-waits):
+/// a register fence on each completed accumulator. A TMA block whose last
+/// reader in this iteration is one of those products goes back to the
+/// producer now, not at the end of the iteration.
+LogicalResult KernelEmitter::emitFenceAccumulators(NVVM::InlinePtxOp op) {
+  if (!op.getPtxCode().empty() || !op.getReadOnlyArgs().empty() || op.getNumResults() || op.getPredicate())
+    return op.emitOpError("the CUDA emitter prints only the empty register fence of attncc-place-waits");
+  for (Value v : op.getReadWriteArgs()) {
+    if (!v.getDefiningOp<vector::ContractionOp>())
+      return op.emitOpError("fences only the products of contractions");
+    os << "#pragma unroll\nfor (int e = 0; e < " << count(v) << "; ++e) attncc_fence_operand(" << ref(v)
        << "[e]);\n";
-  SmallVector<Operation *> done;
-  for (auto d = pendingMma.begin(); d != it + 1; ++d)
-    done.push_back(d->result.getDefiningOp());
-  pendingMma.erase(pendingMma.begin(), it + 1);
-  // A TMA block whose last reader in this iteration just completed goes
-  // back to the producer now, not at the end of the iteration.
-  for (Operation *c : done)
+  }
+  for (Value v : op.getReadWriteArgs()) {
+    Operation *c = v.getDefiningOp();
     for (Value b : c->getOperands())
       if (releasableAfter(b, c))
         (void)releaseTma(b, carriedLike(b), c);
-}
-
-/// Every wgmma group done (before loops, branches, barriers, the end).
-void KernelEmitter::flushMma() {
-  if (!pendingMma.empty())
-    waitMma(pendingMma.back().result);
+  }
+  return success();
 }
 
 /// OVERLAP=wg: a run of adjacent contractions marked attncc.turn is
@@ -141,12 +134,11 @@ LogicalResult KernelEmitter::emitWgmma(vector::ContractionOp op) {
   }
   os.unindent();
   os << "}\n";
-  os << "attncc_wgmma_commit(); // waited for at the first use of " << res << "\n";
+  os << "attncc_wgmma_commit(); // waited for at the first use of " << res << " (attncc-place-waits)\n";
   if (turnEnds(op))
     os << "attncc_bar_arrive(1 + ((warp >> 2) + 1) % " << warps / 4 << ", 256); // the next warpgroup's turn\n";
   os.unindent();
   os << "}\n";
-  pendingMma.push_back({op.getResult(), res, cnt});
   return success();
 }
 

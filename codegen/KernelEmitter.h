@@ -5,10 +5,11 @@
 //   CudaEmitter.cpp   names, literals, the arith/math table, dispatch
 //                     (emitOp), the kernel's frame (emitKernel), emitCuda
 //   EmitMemory.cpp    reads and writes, fragment layouts, staging through
-//                     shared memory (sync, cp.async) and its waits
+//                     shared memory (sync, cp.async), the waits and barriers
+//                     attncc-place-waits wrote
 //   EmitTma.cpp       TMA copies and their mbarriers, the producer warp
 //   EmitMma.cpp       mma.sync contractions (and the register repack of P)
-//   EmitWgmma.cpp     wgmma contractions, their commit/wait groups and turns
+//   EmitWgmma.cpp     wgmma contractions, their accumulator fences, turns
 //   EmitControl.cpp   scf.for, scf.if, compares and reductions
 // (Until 2026-12-01 all of it was one 1,857-line CudaEmitter.cpp.)
 //
@@ -20,11 +21,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
@@ -74,7 +77,6 @@ private:
   DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
   DenseMap<Operation *, std::string> handoffSlab; // REPACK=smem: contraction -> its P slab
   llvm::DenseMap<int64_t, std::string> ringBuf; // attncc.ring id -> its __shared__ array
-  SmallVector<Value> pendingStages;     // copies issued, not yet waited for
   struct TmaBuf {
     int64_t slots = 1;     // ring buffers (1: not a ring)
     int64_t slotElems = 0; // elements per buffer
@@ -82,15 +84,8 @@ private:
   std::map<std::string, TmaBuf> tmaBufs;      // TMA-staged __shared__ array -> its pipeline
   std::map<std::pair<unsigned, int64_t>, std::string> tmaParam; // (argument, box rows) -> descriptor
   DenseSet<Value> tmaWaited;            // TMA blocks this thread waited for
-  struct PendingMma {
-    Value result;
-    std::string name;
-    int64_t count;
-  };
   Block *curBlock = nullptr;            // the block of the op being emitted
   DenseSet<Value> tmaReleased;          // TMA blocks whose buffers were given back
-  SmallVector<PendingMma> pendingMma;   // wgmma groups committed, not yet waited for
-  bool inIssueRun = false;              // the last statement issued a staged copy
   std::string curLayout;                // layout of the result being emitted
   int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
   int64_t producers = 0;                // WSPEC=load1: a warp after them that only copies blocks in
@@ -98,11 +93,11 @@ private:
   bool fullEmit = false;                // producer: inside an index loop it needs whole
   DenseSet<Operation *> producerOps;    // producer: the ops the copies' indices and loops need
 
+  SmallVector<Operation *> waitsBeforeLoop; // attncc-place-waits ops printed inside emitFor
   DenseMap<Value, SmallVector<std::string>> dims; // memref -> dimension expressions
   llvm::StringMap<int> taken;
 
   // --- CudaEmitter.cpp: names, types, literals, the op table, dispatch
-  std::string ctaSync() const;
   std::string fresh(std::string base);
   std::string define(Value v);
   std::string ref(Value v);
@@ -117,6 +112,7 @@ private:
   static Fmt call(std::string fn);
   static Fmt unsignedOp(std::string opText);
   static Fmt convert(Type from, Type to);
+  static bool isSync(Operation *op);
   LogicalResult emitBlock(Block &block);
   void assign(ArrayRef<std::string> targets, ValueRange values, ValueRange like);
   void declareVar(const std::string &name, Value v);
@@ -144,6 +140,7 @@ private:
   LogicalResult emitStage(vector::TransferReadOp op);
   std::string slotOf(const std::string &buf, const char *counter);
   void waitFor(Value staged);
+  LogicalResult emitSync(Operation *op);
 
   // --- EmitTma.cpp: TMA copies, their mbarriers, the producer warp (WSPEC)
   vector::TransferReadOp tmaBlock(Value v);
@@ -161,9 +158,8 @@ private:
   std::string packPair(Value v, const std::string &at);
   LogicalResult emitContract(vector::ContractionOp op);
 
-  // --- EmitWgmma.cpp: wgmma, its groups and warpgroup turns
-  void waitMma(Value v);
-  void flushMma();
+  // --- EmitWgmma.cpp: wgmma, its accumulator fences and warpgroup turns
+  LogicalResult emitFenceAccumulators(NVVM::InlinePtxOp op);
   static bool isTurn(Operation *op);
   static bool turnStarts(Operation *op);
   static bool turnEnds(Operation *op);

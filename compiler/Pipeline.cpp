@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -40,7 +41,7 @@ const char *stageName(Stage s) {
 void registerAttnccDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect, math::MathDialect,
                   memref::MemRefDialect,
-                  scf::SCFDialect, vector::VectorDialect, monoid::MonoidDialect>();
+                  scf::SCFDialect, vector::VectorDialect, NVVM::NVVMDialect, monoid::MonoidDialect>();
 }
 
 void registerAttnccPasses() { mlir::attncc::registerAttnccPasses(); }
@@ -88,6 +89,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(createCSEPass());
     pm.addPass(mlir::attncc::createAtomize());      // fragment layouts for mma.sync / wgmma
     pm.addPass(mlir::attncc::createAllocateSmem()); // staged blocks' places in shared memory
+    pm.addPass(mlir::attncc::createPlaceWaits());   // when copies and products land
   }
 }
 

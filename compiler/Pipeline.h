@@ -8,8 +8,9 @@
 //           passes and three canonicalize/cse runs; buildPipeline in
 //           Pipeline.cpp is the list)
 //   tile    the GPU kernels: lower-contract, map-to-gpu, launch-sink,
-//           gpu-kernel-outlining, canonicalize + cse, atomize: a host function
-//           of launches and a gpu.module per kernel
+//           gpu-kernel-outlining, canonicalize + cse, atomize, allocate-smem,
+//           place-waits: a host function of launches and a gpu.module per
+//           kernel
 //
 // `cuda` and `ptx` are printed from `tile` by codegen/ and runtime/.
 //

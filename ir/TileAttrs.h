@@ -55,6 +55,7 @@
 #include "ir/MonoidDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include <string>
 
 namespace mlir::monoid {
 
@@ -78,6 +79,25 @@ inline vector::TransferReadOp stagedRead(Value v) {
   if (auto f = v.getDefiningOp<scf::ForOp>()) // a block the loop carried out
     return stagedRead(f.getInitArgs()[cast<OpResult>(v).getResultNumber()]);
   return {};
+}
+
+/// The fragment layout attncc-atomize gave `v` (attncc.layout on its
+/// defining op, attncc.layouts on the loop whose iter_arg or result it is),
+/// or "" when it has none.
+inline std::string layoutOf(Value v) {
+  if (auto r = dyn_cast<OpResult>(v)) {
+    if (auto a = r.getOwner()->getAttrOfType<StringAttr>("attncc.layout"))
+      return a.str();
+    if (auto f = dyn_cast<scf::ForOp>(r.getOwner()))
+      return layoutOf(f.getRegionIterArgs()[r.getResultNumber()]);
+    return "";
+  }
+  auto arg = cast<BlockArgument>(v);
+  if (auto f = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+    if (auto ls = f->getAttrOfType<ArrayAttr>("attncc.layouts"))
+      if (arg.getArgNumber() >= 1 && arg.getArgNumber() - 1 < ls.size())
+        return cast<StringAttr>(ls[arg.getArgNumber() - 1]).str();
+  return "";
 }
 
 /// Buffers of a ring read (2 or 3), 1 for a block that is not a ring.

@@ -278,6 +278,26 @@ def AllocateSmem : Pass<"attncc-allocate-smem", "ModuleOp"> {
   }];
 }
 
+def PlaceWaits : Pass<"attncc-place-waits", "ModuleOp"> {
+  let summary = "Place the waits, fences and barriers of staged copies and wgmma products";
+  let description = [{
+    After attncc-allocate-smem: walks each tiled kernel in program order with
+    a ledger of the staged copies and of the wgmma groups in flight, and
+    writes when each is committed, waited for and visible as core ops:
+    `nvvm.cp.async.commit.group` after each cp.async copy;
+    `nvvm.cp.async.wait.group N`, `nvvm.fence.proxy` (wgmma kernels) and a
+    CTA barrier (`gpu.barrier`, or `nvvm.barrier id = 15` among the consumer
+    warps under WSPEC) before the first reader of a staged block, and one
+    barrier before each run of copies (every warp is done with the buffers
+    they refill); `nvvm.wgmma.wait.group.sync.aligned N` before the first
+    reader of a wgmma product, followed by `nvvm.inline_ptx ""` with the
+    completed accumulators as read-write operands (a register fence). N
+    counts the later groups that may stay in flight. TMA blocks' mbarrier
+    waits are not placed here yet.
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect"];
+}
+
 def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
   let summary = "EXP=ex2: exp(x - y) becomes exp2(fma(x, log2 e, -y log2 e)) with fastmath<afn>";
   let description = [{

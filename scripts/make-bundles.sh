@@ -9,27 +9,24 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 attncc=${ATTNCC:-$root/build/tools/attncc/attncc}
 out=${OUT:-$root/build-bundles}
 target_default=${TARGET:-sm_90a}
+# shellcheck source=scripts/bench-list.sh
+source "$root/scripts/bench-list.sh"
+bundle() {
+  local name=$1 target=$target_default a
+  shift
+  local -a args=("$@")
+  for a in "${args[@]}"; do [ "$a" = "--target" ] && target=; done
+  if [ -n "$target" ]; then args+=(--target "$target"); fi
+  if [ -n "${PTX:-}" ]; then
+    "$attncc" compile --ir ptx "${args[@]}" -o "$out/$name.ptx" 2>"$out/$name.log" \
+      || { echo "make-bundles: $name failed:"; cat "$out/$name.log"; exit 1; }
+  else
+    "$attncc" compile --ir loop "${args[@]}" --bundle "$out/$name" -o /dev/null 2>"$out.$name.log" \
+      || { echo "make-bundles: $name failed:"; cat "$out.$name.log"; exit 1; }
+    rm -f "$out.$name.log"
+  fi
+  echo "$name"
+}
 for list in "$@"; do
-  while IFS='|' read -r name flags; do
-    case "$name" in ''|'#'*) continue ;; esac
-    name=${name//[[:space:]]/}
-    # shellcheck disable=SC2086
-    set -f
-    args=($flags)
-    set +f
-    # '' in a list is the empty knob string (the scalar rung, pinned).
-    for i in "${!args[@]}"; do [ "${args[i]}" = "''" ] && args[i]=""; done
-    target=$target_default
-    for a in "${args[@]}"; do [ "$a" = "--target" ] && target=; done
-    if [ -n "$target" ]; then args+=(--target "$target"); fi
-    if [ -n "${PTX:-}" ]; then
-      "$attncc" compile --ir ptx "${args[@]}" -o "$out/$name.ptx" 2>"$out/$name.log" \
-        || { echo "make-bundles: $name failed:"; cat "$out/$name.log"; exit 1; }
-    else
-      "$attncc" compile --ir loop "${args[@]}" --bundle "$out/$name" -o /dev/null 2>"$out.$name.log" \
-        || { echo "make-bundles: $name failed:"; cat "$out.$name.log"; exit 1; }
-      rm -f "$out.$name.log"
-    fi
-    echo "$name"
-  done < "$list"
+  for_each_line "$list" bundle
 done

@@ -1,0 +1,290 @@
+//===- PlaceWaits.cpp - attncc-place-waits (when copies and products land) ===//
+//
+// Pre:  outlined tiled kernels after attncc-allocate-smem. Staged blocks are
+//       vector.transfer_reads marked attncc.stage (sync, cp or tma) whose
+//       result has layout "smem"; wgmma contractions are marked attncc.atom
+//       = "wgmma...".
+// Post: the kernel says when its asynchronous work is issued, waited for and
+//       visible, with core ops:
+//         nvvm.cp.async.commit.group           after each cp.async-staged copy
+//         nvvm.cp.async.wait.group N           before the first reader of a
+//                                              block: N later copies may stay
+//                                              in flight
+//         nvvm.fence.proxy <async.shared>      (wgmma kernels) shared memory
+//                                              written by threads becomes
+//                                              visible to the async proxy
+//         gpu.barrier                          every thread's part of a block
+//                                              landed / every warp is done
+//                                              with the buffer a copy refills;
+//                                              nvvm.barrier id = 15 with the
+//                                              consumers' thread count when a
+//                                              producer warp (WSPEC) does not
+//                                              take part
+//         nvvm.wgmma.wait.group.sync.aligned N before the first reader of a
+//                                              wgmma product: N later groups
+//                                              may stay in flight
+//         nvvm.inline_ptx "" rw(%acc ...)      after that wait: a register
+//                                              fence on the accumulators of
+//                                              every group now complete, so
+//                                              no access of them moves above
+//                                              the wait
+//       TMA blocks are not handled here yet: their mbarrier waits and slot
+//       releases are still placed by the emitter (docs/design-tile-ir.md).
+//
+// Algorithm: one walk in program order with two ledgers, the staged copies
+// issued and not waited for, and the wgmma groups committed and not waited
+// for (groups of each kind complete in order, so a wait names how many
+// later ones may stay in flight):
+//   * before an op that reads a pending product: wait for it; before an op
+//     with regions, and at the end of a loop body, a branch and the kernel:
+//     wait for every pending product (an scf.if waits only for the products
+//     its regions read; each branch starts with an empty ledger of its own);
+//   * a run of adjacent staged copies is preceded by one barrier (every warp
+//     is done with the buffers they refill), after a wait for every pending
+//     product (a product may still read such a buffer); a ring's prefetch at
+//     the top of the fold also waits there for the blocks the loop carried
+//     in, so that one barrier says both;
+//   * before a contraction reads a staged block: wait for the block (later
+//     copies stay in flight) and a barrier;
+//   * blocks copied before a loop and not carried into it are waited for
+//     once, before the loop; a loop that leaves copies pending (the last
+//     prefetch, never read) waits for them after it.
+// (Until 2026-12-01 the CUDA emitter ran this ledger while it printed.)
+//
+//===----------------------------------------------------------------------===//
+#include "ir/MonoidDialect.h"
+#include "ir/TileAttrs.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#define DEBUG_TYPE "attncc-place-waits"
+
+namespace mlir::attncc {
+#define GEN_PASS_DEF_PLACEWAITS
+#include "passes/Passes.h.inc"
+} // namespace mlir::attncc
+
+using namespace mlir;
+
+namespace {
+
+/// The name a staged block or product goes by in comments (its NameLoc).
+std::string nameOf(Value v) {
+  if (auto n = dyn_cast<NameLoc>(v.getLoc()))
+    return n.getName().str();
+  if (auto a = dyn_cast<BlockArgument>(v))
+    if (auto f = dyn_cast<scf::ForOp>(a.getOwner()->getParentOp()); f && a.getArgNumber() >= 1)
+      return nameOf(f.getInitArgs()[a.getArgNumber() - 1]);
+  return "a block";
+}
+
+bool isStagedBlock(Value v) { return monoid::stagedRead(v) && monoid::layoutOf(v) == "smem"; }
+
+bool isCp(Value staged) {
+  return monoid::stagedRead(staged)->getAttrOfType<StringAttr>("attncc.stage").getValue().starts_with("cp");
+}
+
+class Placer {
+public:
+  Placer(gpu::GPUFuncOp f) : b(f.getContext()) {
+    auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
+    warps = tile.getAs<IntegerAttr>("warps").getInt();
+    if (auto p = tile.getAs<IntegerAttr>("producers"))
+      producers = p.getInt();
+    f.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
+  }
+
+  void run(gpu::GPUFuncOp f) {
+    Block &body = f.getBody().front();
+    visitBlock(body);
+    b.setInsertionPoint(body.getTerminator());
+    flushMma();
+  }
+
+private:
+  OpBuilder b;
+  int64_t warps = 0, producers = 0;
+  bool wgmma = false;
+  SmallVector<Value> pendingStages; // staged copies issued, not yet waited for
+  SmallVector<Value> pendingMma;    // wgmma products committed, not yet waited for
+  bool inIssueRun = false;          // the last op issued a staged copy
+
+  Location note(const std::string &text) { return NameLoc::get(b.getStringAttr(text)); }
+
+  /// A CTA barrier among the threads that compute (not a producer warp).
+  void barrier(const std::string &why) {
+    if (!producers) {
+      b.create<gpu::BarrierOp>(note(why));
+      return;
+    }
+    auto i32 = [&](int64_t v) { return b.create<arith::ConstantOp>(note(why), b.getI32IntegerAttr(v)).getResult(); };
+    Value id = i32(15), n = i32(warps * 32);
+    b.create<NVVM::BarrierOp>(note(why), TypeRange{}, id, n, NVVM::BarrierReductionAttr{}, Value{});
+  }
+
+  void fenceProxy() {
+    b.create<NVVM::FenceProxyOp>(note("visible to wgmma"), NVVM::ProxyKind::async_shared,
+                                 NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  }
+
+  /// Wait until product `v` is done (the groups committed after it may stay
+  /// in flight) and fence the accumulators of every group that now is.
+  void waitMma(Value v) {
+    auto it = llvm::find(pendingMma, v);
+    if (it == pendingMma.end())
+      return;
+    b.create<NVVM::WgmmaWaitGroupSyncOp>(note(nameOf(v) + " is done"), pendingMma.end() - it - 1);
+    SmallVector<Value> done(pendingMma.begin(), it + 1);
+    b.create<NVVM::InlinePtxOp>(note("the accumulators of the completed groups"), TypeRange{}, ValueRange{},
+                                ValueRange(done), b.getStringAttr(""), Value{});
+    pendingMma.erase(pendingMma.begin(), it + 1);
+  }
+
+  void flushMma() {
+    if (!pendingMma.empty())
+      waitMma(pendingMma.back());
+  }
+
+  /// Before staged block `v` is read: its copy has landed (later copies may
+  /// stay in flight) and every thread's part of it is visible.
+  void waitStage(Value v) {
+    if (monoid::isTma(monoid::stagedRead(v)))
+      return; // the emitter waits on its mbarrier
+    auto it = llvm::find(pendingStages, v);
+    if (it == pendingStages.end())
+      return;
+    if (isCp(v))
+      b.create<NVVM::CpAsyncWaitGroupOp>(note(nameOf(v) + " landed"), pendingStages.end() - it - 1);
+    if (wgmma)
+      fenceProxy();
+    barrier(nameOf(v) + " is in shared memory");
+    pendingStages.erase(pendingStages.begin(), it + 1);
+  }
+
+  void visitBlock(Block &block) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : block.without_terminator())
+      ops.push_back(&op);
+    for (Operation *op : ops)
+      visitOp(op);
+  }
+
+  void visitOp(Operation *op) {
+    b.setInsertionPoint(op);
+    if (!pendingMma.empty()) {
+      if (auto i = dyn_cast<scf::IfOp>(op)) {
+        i->walk([&](Operation *in) {
+          for (Value v : in->getOperands())
+            if (Operation *def = v.getParentBlock()->getParentOp(); !def || !i->isAncestor(def))
+              waitMma(v);
+        });
+      } else if (op->getNumRegions()) {
+        flushMma();
+      } else {
+        for (Value v : op->getOperands())
+          waitMma(v);
+      }
+    }
+    auto read = dyn_cast<vector::TransferReadOp>(op);
+    bool staged = read && isStagedBlock(read.getResult());
+    if (!isa<arith::ConstantOp>(op) && !staged)
+      inIssueRun = false;
+    if (staged && !monoid::isTma(read))
+      return visitCopy(read);
+    if (auto c = dyn_cast<vector::ContractionOp>(op)) {
+      if (isStagedBlock(c.getLhs()))
+        waitStage(c.getLhs());
+      if (isStagedBlock(c.getRhs()))
+        waitStage(c.getRhs());
+      if (monoid::isWgmma(c))
+        pendingMma.push_back(c.getResult());
+      return;
+    }
+    if (auto f = dyn_cast<scf::ForOp>(op))
+      return visitFor(f);
+    if (auto i = dyn_cast<scf::IfOp>(op))
+      return visitIf(i);
+  }
+
+  void visitCopy(vector::TransferReadOp op) {
+    if (!inIssueRun)
+      flushMma(); // no product may still read a buffer this copy overwrites
+    if (!inIssueRun && op->hasAttr("attncc.ring") && !pendingStages.empty()) {
+      // A ring's prefetch at the top of the fold: the blocks this iteration
+      // reads were copied an iteration ago. Waiting for them here lets one
+      // barrier say both "they are in shared memory" and "every warp is
+      // done with the buffers the prefetch overwrites".
+      std::string names;
+      for (Value v : pendingStages)
+        names += (names.empty() ? "" : ", ") + nameOf(v);
+      if (llvm::any_of(pendingStages, isCp))
+        b.create<NVVM::CpAsyncWaitGroupOp>(note(names + " landed"), 0);
+      if (wgmma)
+        fenceProxy();
+      barrier(names + " in shared memory; every warp is done with the previous blocks");
+      pendingStages.clear();
+    } else if (!inIssueRun) {
+      barrier("every warp is done with the previous blocks");
+    }
+    if (isCp(op.getResult())) {
+      b.setInsertionPointAfter(op);
+      b.create<NVVM::CpAsyncCommitGroupOp>(note(nameOf(op.getResult()) + " is one group"));
+    }
+    pendingStages.push_back(op.getResult());
+    inIssueRun = true;
+  }
+
+  void visitFor(scf::ForOp f) {
+    // Copies issued before the loop and not carried into it (a free-axis
+    // tile) are waited for here, once, not in every iteration.
+    Value lastFree;
+    for (Value p : pendingStages)
+      if (!llvm::is_contained(f.getInitArgs(), p))
+        lastFree = p;
+    if (lastFree)
+      waitStage(lastFree);
+    // Blocks copied before the loop (or by the previous iteration) arrive
+    // in the iter_args that carry them.
+    for (auto [init, arg] : llvm::zip(f.getInitArgs(), f.getRegionIterArgs()))
+      for (Value &p : pendingStages)
+        if (p == init)
+          p = arg;
+    visitBlock(*f.getBody());
+    b.setInsertionPoint(f.getBody()->getTerminator());
+    flushMma();
+    if (!pendingStages.empty()) {
+      // The last prefetch is never read; it must land before the CTA exits.
+      b.setInsertionPointAfter(f);
+      b.create<NVVM::CpAsyncWaitGroupOp>(note("the last prefetch landed"), 0);
+      pendingStages.clear();
+    }
+  }
+
+  void visitIf(scf::IfOp op) {
+    // Products issued before the branch and not read in it stay pending
+    // across it; each branch waits for its own.
+    SmallVector<Value> outer;
+    std::swap(outer, pendingMma);
+    for (Region *r : {&op.getThenRegion(), &op.getElseRegion()}) {
+      if (r->empty())
+        continue;
+      visitBlock(r->front());
+      b.setInsertionPoint(r->front().getTerminator());
+      flushMma();
+    }
+    pendingMma.insert(pendingMma.begin(), outer.begin(), outer.end());
+  }
+};
+
+struct PlaceWaits : mlir::attncc::impl::PlaceWaitsBase<PlaceWaits> {
+  void runOnOperation() override {
+    getOperation().walk([&](gpu::GPUFuncOp f) {
+      if (f.isKernel() && f->hasAttr("attncc.tile"))
+        Placer(f).run(f);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# For each line of bench lists ("name | attncc flags"), the ops of the
+# tile IR (`attncc compile --ir tile`) that the GPU-shaping passes write,
+# counted: one line per kernel, "name: op=N ...", ops that occur 0 times
+# left out. lit cli/ladder-tile-ops.test pins the ladder's counts, so a pass
+# that stops writing (or doubles) a wait, a barrier or a fence shows there.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+attncc=${ATTNCC:-$root/build/tools/attncc/attncc}
+ops=(nvvm.cp.async.commit.group nvvm.cp.async.wait.group nvvm.fence.proxy gpu.barrier nvvm.barrier
+     nvvm.wgmma.wait.group.sync.aligned 'nvvm.inline_ptx ""')
+# shellcheck source=scripts/bench-list.sh
+source "$root/scripts/bench-list.sh"
+count() {
+  local name=$1 ir line op re n
+  shift
+  ir=$("$attncc" compile --ir tile --target sm_90a "$@")
+  line="$name:"
+  for op in "${ops[@]}"; do
+    re=${op//./\\.}
+    n=$(grep -cE -- "(^|[ =])${re}( |\$)" <<<"$ir" || true)
+    [ "$n" = 0 ] || line+=" ${op%% *}=$n"
+  done
+  echo "$line"
+}
+for list in "$@"; do
+  for_each_line "$list" count
+done
