@@ -67,4 +67,32 @@ def Monoid_ScheduleAttr : Monoid_Attr<"Schedule", "schedule"> {
   }];
 }
 
+
+def Monoid_FragmentAttr : Monoid_Attr<"Fragment", "fragment"> {
+  let summary = "Which thread of a CTA holds which element of a tile value";
+  let description = [{
+    attncc-atomize gives every vector value of a tiled kernel one of these
+    (`attncc.layout` on its op; `attncc.layouts`, an array, on an `scf.for`
+    for its iter_args). No core op says how a tile is spread over threads, so
+    the layout is a typed attribute of its own:
+
+    * `c`: the mma.sync m16n8k16 accumulator fragments (also wgmma's);
+    * `row` / `col`: the rows / columns of a `c` tile that a thread holds;
+    * `a`: A fragments read from memory;
+    * `b.nk` / `b.kn`: B fragments read from memory, [N x K] or [K x N];
+    * `smem`: a block staged in shared memory (attncc-stage), read by
+      ldmatrix or through a wgmma descriptor.
+
+    ```mlir
+    %s = vector.contract ... {attncc.layout = #monoid.fragment<c>}
+    ```
+  }];
+  let parameters = (ins "::mlir::monoid::Fragment":$kind);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// "c", "row", "col", "a", "b.nk", "b.kn" or "smem".
+    ::llvm::StringRef layoutName() const { return ::mlir::monoid::fragmentName(getKind()); }
+  }];
+}
+
 #endif // MONOID_ATTRS

@@ -206,6 +206,25 @@ void ScheduleAttr::print(AsmPrinter &p) const {
   p << "<\"" << str() << "\">";
 }
 
+/// #monoid.fragment<c>: one of the layout names of fragmentName.
+Attribute FragmentAttr::parse(AsmParser &parser, Type) {
+  std::string name;
+  if (parser.parseLess())
+    return {};
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&name) || parser.parseGreater())
+    return {};
+  std::optional<Fragment> f = fragmentNamed(name);
+  if (!f) {
+    parser.emitError(loc) << "unknown fragment layout '" << name
+                          << "'; expected c, row, col, a, b.nk, b.kn or smem";
+    return {};
+  }
+  return FragmentAttr::get(parser.getContext(), *f);
+}
+
+void FragmentAttr::print(AsmPrinter &p) const { p << "<" << layoutName() << ">"; }
+
 #define GET_ATTRDEF_CLASSES
 #include "ir/MonoidAttrs.cpp.inc"
 

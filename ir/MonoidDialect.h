@@ -9,6 +9,8 @@
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/Hashing.h"
 
+#include <optional>
+
 namespace mlir::monoid {
 /// `loc` named `name`: printed as the SSA name prefix (%name) by attncc's
 /// printers, so that the IR listings read like the math.
@@ -32,6 +34,30 @@ inline constexpr const char *kDimsAttr = "attncc.dims";
 
 /// How one carrier channel combines. Identity: -inf for Max, 0 for Add.
 enum class CombineKind : uint32_t { Max = 0, Add = 1 };
+
+/// The fragment layouts of #monoid.fragment (MonoidAttrs.td says what each
+/// one is).
+enum class Fragment : uint32_t { C, Row, Col, A, BNK, BKN, Smem };
+inline StringRef fragmentName(Fragment f) {
+  switch (f) {
+  case Fragment::C: return "c";
+  case Fragment::Row: return "row";
+  case Fragment::Col: return "col";
+  case Fragment::A: return "a";
+  case Fragment::BNK: return "b.nk";
+  case Fragment::BKN: return "b.kn";
+  case Fragment::Smem: return "smem";
+  }
+  return "?";
+}
+/// The layout named `name`, or nullopt.
+inline std::optional<Fragment> fragmentNamed(StringRef name) {
+  for (Fragment f : {Fragment::C, Fragment::Row, Fragment::Col, Fragment::A, Fragment::BNK, Fragment::BKN,
+                     Fragment::Smem})
+    if (fragmentName(f) == name)
+      return f;
+  return std::nullopt;
+}
 } // namespace mlir::monoid
 
 namespace attncc {

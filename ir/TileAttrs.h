@@ -13,7 +13,9 @@
 //   attncc.ring   = <id>                 reads of one operand sharing a ring
 //                                        of buffers (attncc-stage, d2|d3/ring)
 //   attncc.ring_slots = 2|3              its number of buffers
-//   attncc.layout = "c"|"row"|...        which thread holds which element
+//   attncc.layout = #monoid.fragment<c>  which thread holds which element
+//                                        (c, row, col, a, b.nk, b.kn, smem;
+//                                        a typed attribute, MonoidAttrs.td)
 //   attncc.layouts = [...]               the same for an scf.for's iter_args
 //   attncc.schedule = #monoid.schedule   on a function: the knobs of its
 //                                        reduce (attncc-partition); the loop
@@ -86,8 +88,8 @@ inline vector::TransferReadOp stagedRead(Value v) {
 /// or "" when it has none.
 inline std::string layoutOf(Value v) {
   if (auto r = dyn_cast<OpResult>(v)) {
-    if (auto a = r.getOwner()->getAttrOfType<StringAttr>("attncc.layout"))
-      return a.str();
+    if (auto a = r.getOwner()->getAttrOfType<FragmentAttr>("attncc.layout"))
+      return a.layoutName().str();
     if (auto f = dyn_cast<scf::ForOp>(r.getOwner()))
       return layoutOf(f.getRegionIterArgs()[r.getResultNumber()]);
     return "";
@@ -96,7 +98,8 @@ inline std::string layoutOf(Value v) {
   if (auto f = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
     if (auto ls = f->getAttrOfType<ArrayAttr>("attncc.layouts"))
       if (arg.getArgNumber() >= 1 && arg.getArgNumber() - 1 < ls.size())
-        return cast<StringAttr>(ls[arg.getArgNumber() - 1]).str();
+        if (auto l = dyn_cast<FragmentAttr>(ls[arg.getArgNumber() - 1]))
+          return l.layoutName().str();
   return "";
 }
 

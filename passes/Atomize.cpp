@@ -257,8 +257,11 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     WalkResult left = f.walk([&](Operation *op) {
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
         SmallVector<Attribute> ls;
-        for (Value a : loop.getRegionIterArgs())
-          ls.push_back(b.getStringAttr(as.of(a)));
+        for (Value a : loop.getRegionIterArgs()) {
+          std::optional<monoid::Fragment> l = monoid::fragmentNamed(as.of(a));
+          // A scalar iter_arg has no layout: unit in its place.
+          ls.push_back(l ? Attribute(monoid::FragmentAttr::get(f.getContext(), *l)) : b.getUnitAttr());
+        }
         loop->setAttr("attncc.layouts", b.getArrayAttr(ls));
         return WalkResult::advance();
       }
@@ -270,7 +273,12 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
                         "contraction, reduction or broadcast)");
         return WalkResult::interrupt();
       }
-      op->setAttr("attncc.layout", b.getStringAttr(l));
+      std::optional<monoid::Fragment> kind = monoid::fragmentNamed(l);
+      if (!kind) {
+        op->emitOpError("attncc-atomize: internal: unknown layout '") << l << "'";
+        return WalkResult::interrupt();
+      }
+      op->setAttr("attncc.layout", monoid::FragmentAttr::get(f.getContext(), *kind));
       return WalkResult::advance();
     });
     if (left.wasInterrupted())

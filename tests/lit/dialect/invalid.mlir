@@ -485,3 +485,14 @@ func.func @schedule_on_reduce(%x: memref<?xf32>, %n: index) -> f32 {
   }
   return %r : f32
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #monoid.fragment: parse
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{unknown fragment layout 'b.mn'; expected c, row, col, a, b.nk, b.kn or smem}}
+func.func @f() attributes {attncc.layout = #monoid.fragment<b.mn>} {
+  return
+}

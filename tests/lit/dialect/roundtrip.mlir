@@ -111,3 +111,10 @@ func.func @identity() -> (f32, f32, vector<4xf32>, vector<8xf16>) {
   %s = monoid.identity <"s": add(0)> : vector<8xf16>
   return %m, %d, %o, %s : f32, f32, vector<4xf32>, vector<8xf16>
 }
+
+// #monoid.fragment: every layout name prints as it parses.
+// CHECK-LABEL: func.func @fragments
+// CHECK-SAME: attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<row>, #monoid.fragment<col>, #monoid.fragment<a>, #monoid.fragment<b.nk>, #monoid.fragment<b.kn>, #monoid.fragment<smem>]
+func.func @fragments() attributes {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<row>, #monoid.fragment<col>, #monoid.fragment<a>, #monoid.fragment<b.nk>, #monoid.fragment<b.kn>, #monoid.fragment<smem>]} {
+  return
+}

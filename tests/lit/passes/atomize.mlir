@@ -11,29 +11,29 @@
 // CHECK-SAME:  kernel attributes {attncc.tile = {rows = 64 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>
 // Layout-free values (splat constants, scalar broadcasts) get none.
 // CHECK:       arith.constant dense<0.000000e+00> : vector<64xf32>
-// CHECK:       %[[QT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "a", in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
+// CHECK:       %[[QT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<a>, in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
 // CHECK-NEXT:  scf.for
-// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "smem", attncc.stage = "cp.pad", in_bounds = [false, true]}
-// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "smem", attncc.stage = "cp.pad", in_bounds = [false, true]}
-// CHECK-NEXT:    %[[S:.+]] = vector.contract {{.+}} %[[QT]], %[[KT]], %{{.+}} {attncc.atom = "mma.m16n8k16", attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
-// CHECK-NEXT:    arith.mulf %[[S]], %{{.+}} {attncc.layout = "c"} : vector<64x64xf32>
+// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<smem>, attncc.stage = "cp.pad", in_bounds = [false, true]}
+// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<smem>, attncc.stage = "cp.pad", in_bounds = [false, true]}
+// CHECK-NEXT:    %[[S:.+]] = vector.contract {{.+}} %[[QT]], %[[KT]], %{{.+}} {attncc.atom = "mma.m16n8k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+// CHECK-NEXT:    arith.mulf %[[S]], %{{.+}} {attncc.layout = #monoid.fragment<c>} : vector<64x64xf32>
 // CHECK-NEXT:    vector.step{{.*}} : vector<64xindex>
 // CHECK-NEXT:    vector.broadcast %{{[^ ]+}} : index to vector<64xindex>
 // The key indices of the block are columns of c.
-// CHECK-NEXT:    arith.addi %{{.+}}, %{{.+}} {attncc.layout = "col"} : vector<64xindex>
-// CHECK-NEXT:    arith.cmpi slt, %{{.+}}, %{{.+}} {attncc.layout = "col"} : vector<64xindex>
-// CHECK-NEXT:    vector.broadcast %{{.+}} {attncc.layout = "c"} : vector<64xi1> to vector<64x64xi1>
-// CHECK-NEXT:    arith.select %{{.+}} {attncc.layout = "c"} : vector<64x64xi1>, vector<64x64xf32>
-// CHECK-NEXT:    vector.multi_reduction <maximumf>, %{{.+}}, %{{.+}} {attncc.layout = "row"} [1] : vector<64x64xf32> to vector<64xf32>
-// CHECK:         vector.shape_cast %{{.+}} {attncc.layout = "row"} : vector<64xf32> to vector<64x1xf32>
-// CHECK-NEXT:    vector.broadcast %{{.+}} {attncc.layout = "c"} : vector<64x1xf32> to vector<64x64xf32>
-// CHECK:         vector.multi_reduction <add>, %{{.+}}, %{{.+}} {attncc.layout = "row"} [1] : vector<64x64xf32> to vector<64xf32>
-// CHECK:         %[[P16:.+]] = arith.truncf %{{.+}} {attncc.layout = "c"} : vector<64x64xf32> to vector<64x64xf16>
-// CHECK-NEXT:    vector.contract {{.+}} %[[P16]], %[[VT]], %{{.+}} {attncc.atom = "mma.m16n8k16", attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+// CHECK-NEXT:    arith.addi %{{.+}}, %{{.+}} {attncc.layout = #monoid.fragment<col>} : vector<64xindex>
+// CHECK-NEXT:    arith.cmpi slt, %{{.+}}, %{{.+}} {attncc.layout = #monoid.fragment<col>} : vector<64xindex>
+// CHECK-NEXT:    vector.broadcast %{{.+}} {attncc.layout = #monoid.fragment<c>} : vector<64xi1> to vector<64x64xi1>
+// CHECK-NEXT:    arith.select %{{.+}} {attncc.layout = #monoid.fragment<c>} : vector<64x64xi1>, vector<64x64xf32>
+// CHECK-NEXT:    vector.multi_reduction <maximumf>, %{{.+}}, %{{.+}} {attncc.layout = #monoid.fragment<row>} [1] : vector<64x64xf32> to vector<64xf32>
+// CHECK:         vector.shape_cast %{{.+}} {attncc.layout = #monoid.fragment<row>} : vector<64xf32> to vector<64x1xf32>
+// CHECK-NEXT:    vector.broadcast %{{.+}} {attncc.layout = #monoid.fragment<c>} : vector<64x1xf32> to vector<64x64xf32>
+// CHECK:         vector.multi_reduction <add>, %{{.+}}, %{{.+}} {attncc.layout = #monoid.fragment<row>} [1] : vector<64x64xf32> to vector<64xf32>
+// CHECK:         %[[P16:.+]] = arith.truncf %{{.+}} {attncc.layout = #monoid.fragment<c>} : vector<64x64xf32> to vector<64x64xf16>
+// CHECK-NEXT:    vector.contract {{.+}} %[[P16]], %[[VT]], %{{.+}} {attncc.atom = "mma.m16n8k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
 // CHECK-NEXT:    scf.yield
-// CHECK-NEXT:  } {attncc.layouts = ["row", "row", "c"]}
-// CHECK:       math.log %{{.+}} {attncc.layout = "row"} : vector<64xf32>
-// CHECK:       arith.truncf %{{.+}} {attncc.layout = "c"} : vector<64x64xf32> to vector<64x64xf16>
+// CHECK-NEXT:  } {attncc.layouts = [#monoid.fragment<row>, #monoid.fragment<row>, #monoid.fragment<c>]}
+// CHECK:       math.log %{{.+}} {attncc.layout = #monoid.fragment<row>} : vector<64xf32>
+// CHECK:       arith.truncf %{{.+}} {attncc.layout = #monoid.fragment<c>} : vector<64x64xf32> to vector<64x64xf16>
 // CHECK-NEXT:  vector.transfer_write %{{.+}} {in_bounds = [false, true]} : vector<64x64xf16>, memref<1x2x100x64xf16>
 // CHECK-NEXT:  vector.transfer_write %{{.+}} : vector<64xf32>, memref<1x2x100xf32>
 
@@ -123,20 +123,20 @@ module attributes {gpu.container_module} {
 
 // CHECK-LABEL: gpu.func @unstaged
 // CHECK-SAME:  kernel attributes {attncc.tile = {rows = 64 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>}
-// CHECK:       %[[QT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "a", in_bounds = [false, true]}
+// CHECK:       %[[QT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<a>, in_bounds = [false, true]}
 // CHECK:       scf.for
-// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "b.nk", in_bounds = [false, true]}
-// CHECK-NEXT:    %[[S:.+]] = vector.contract {{.+}} %[[QT]], %[[KT]], %{{.+}} {attncc.atom = "mma.m16n8k16", attncc.layout = "c"}
-// CHECK-NEXT:    %[[M:.+]] = vector.multi_reduction <maximumf>, %[[S]], %{{.+}} {attncc.layout = "row"} [1]
-// CHECK-NEXT:    vector.shape_cast %[[M]] {attncc.layout = "row"} : vector<64xf32> to vector<64x1xf32>
-// CHECK-NEXT:    vector.broadcast %{{.+}} {attncc.layout = "c"} : vector<64x1xf32> to vector<64x64xf32>
-// CHECK-NEXT:    arith.subf %{{.+}} {attncc.layout = "c"}
-// CHECK-NEXT:    math.exp %{{.+}} {attncc.layout = "c"}
-// CHECK-NEXT:    %[[P16:.+]] = arith.truncf %{{.+}} {attncc.layout = "c"}
-// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = "b.kn", in_bounds = [false, true]}
-// CHECK-NEXT:    vector.contract {{.+}} %[[P16]], %[[VT]], %{{.+}} {attncc.atom = "mma.m16n8k16", attncc.layout = "c"}
+// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<b.nk>, in_bounds = [false, true]}
+// CHECK-NEXT:    %[[S:.+]] = vector.contract {{.+}} %[[QT]], %[[KT]], %{{.+}} {attncc.atom = "mma.m16n8k16", attncc.layout = #monoid.fragment<c>}
+// CHECK-NEXT:    %[[M:.+]] = vector.multi_reduction <maximumf>, %[[S]], %{{.+}} {attncc.layout = #monoid.fragment<row>} [1]
+// CHECK-NEXT:    vector.shape_cast %[[M]] {attncc.layout = #monoid.fragment<row>} : vector<64xf32> to vector<64x1xf32>
+// CHECK-NEXT:    vector.broadcast %{{.+}} {attncc.layout = #monoid.fragment<c>} : vector<64x1xf32> to vector<64x64xf32>
+// CHECK-NEXT:    arith.subf %{{.+}} {attncc.layout = #monoid.fragment<c>}
+// CHECK-NEXT:    math.exp %{{.+}} {attncc.layout = #monoid.fragment<c>}
+// CHECK-NEXT:    %[[P16:.+]] = arith.truncf %{{.+}} {attncc.layout = #monoid.fragment<c>}
+// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<b.kn>, in_bounds = [false, true]}
+// CHECK-NEXT:    vector.contract {{.+}} %[[P16]], %[[VT]], %{{.+}} {attncc.atom = "mma.m16n8k16", attncc.layout = #monoid.fragment<c>}
 // CHECK-NEXT:    scf.yield
-// CHECK-NEXT:  } {attncc.layouts = ["row", "c"]}
+// CHECK-NEXT:  } {attncc.layouts = [#monoid.fragment<row>, #monoid.fragment<c>]}
 
 // COUNT-LABEL:   gpu.func @unstaged
 // COUNT-COUNT-2: attncc.atom = "mma.m16n8k16"
@@ -347,7 +347,7 @@ module attributes {gpu.container_module} {
 #v = affine_map<(i, j, d) -> (d, j)>
 // CHECK-LABEL: gpu.func @handoff
 // CHECK-SAME:  attncc.tile = {rows = 64 : i64, warps = 4 : i64}
-// CHECK:       vector.contract {{.+}} {attncc.atom = "mma.m16n8k16", attncc.handoff = "smem", attncc.layout = "c"}
+// CHECK:       vector.contract {{.+}} {attncc.atom = "mma.m16n8k16", attncc.handoff = "smem", attncc.layout = #monoid.fragment<c>}
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @handoff(%q: memref<64x64xf16>, %k: memref<64x64xf16>, %vv: memref<64x64xf16>, %o: memref<64x64xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {

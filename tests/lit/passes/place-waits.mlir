@@ -35,15 +35,15 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : index
       %c256 = arith.constant 256 : index
       %pad = arith.constant 0.0 : f16
-      %zero = arith.constant {attncc.layout = "c"} dense<0.0> : vector<64x64xf32>
+      %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<64x64xf32>
       %o = scf.for %j = %c0 to %c256 step %c64 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
-        %k_j = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = "smem", attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
-        %v_j = vector.transfer_read %v[%j, %c0], %pad {attncc.layout = "smem", attncc.smem_offset = 9216 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
-        %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k_j, %zero {attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
-        %p = arith.truncf %s {attncc.layout = "c"} : vector<64x64xf32> to vector<64x64xf16>
-        %o2 = vector.contract {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %v_j, %acc {attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+        %k_j = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
+        %v_j = vector.transfer_read %v[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 9216 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
+        %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k_j, %zero {attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+        %p = arith.truncf %s {attncc.layout = #monoid.fragment<c>} : vector<64x64xf32> to vector<64x64xf16>
+        %o2 = vector.contract {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %v_j, %acc {attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
         scf.yield %o2 : vector<64x64xf32>
-      } {attncc.layouts = ["c"]}
+      } {attncc.layouts = [#monoid.fragment<c>]}
       vector.transfer_write %o, %out[%c0, %c0] : vector<64x64xf32>, memref<64x64xf32>
       gpu.return
     }
@@ -89,22 +89,22 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : index
       %c256 = arith.constant 256 : index
       %pad = arith.constant 0.0 : f16
-      %zero = arith.constant {attncc.layout = "c"} dense<0.0> : vector<64x64xf32>
-      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = "smem", attncc.ring = 0 : i64, attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
+      %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<64x64xf32>
+      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
       %o:2 = scf.for %j = %c0 to %c256 step %c64 iter_args(%acc = %zero, %kc = %k0) -> (vector<64x64xf32>, vector<64x64xf16>) {
-        %k_n = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = "smem", attncc.ring = 0 : i64, attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
-        %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %kc, %acc {attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+        %k_n = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
+        %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %kc, %acc {attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
         scf.yield %s, %k_n : vector<64x64xf32>, vector<64x64xf16>
-      } {attncc.layouts = ["c", "smem"]}
+      } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>]}
       vector.transfer_write %o#0, %out[%c0, %c0] : vector<64x64xf32>, memref<64x64xf32>
       gpu.return
     }
     gpu.func @sync(%q: vector<64x64xf16>, %k: memref<64x64xf16>, %out: memref<64x64xf32>) kernel attributes {attncc.tile = {rows = 64 : i64, smem = 9216 : i64, warps = 4 : i64}} {
       %c0 = arith.constant 0 : index
       %pad = arith.constant 0.0 : f16
-      %zero = arith.constant {attncc.layout = "c"} dense<0.0> : vector<64x64xf32>
-      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = "smem", attncc.smem_offset = 0 : i64, attncc.stage = "sync"} : memref<64x64xf16>, vector<64x64xf16>
-      %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k0, %zero {attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<64x64xf32>
+      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = "sync"} : memref<64x64xf16>, vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k0, %zero {attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
       vector.transfer_write %s, %out[%c0, %c0] : vector<64x64xf32>, memref<64x64xf32>
       gpu.return
     }
@@ -166,24 +166,24 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : index
       %c256 = arith.constant 256 : index
       %pad = arith.constant 0.0 : f16
-      %zero = arith.constant {attncc.layout = "c"} dense<0.0> : vector<64x64xf32>
-      %q = vector.transfer_read %qm[%c0, %c0], %pad {attncc.layout = "smem", attncc.smem_offset = 0 : i64, attncc.stage = "cp.swz"} : memref<64x64xf16>, vector<64x64xf16>
+      %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<64x64xf32>
+      %q = vector.transfer_read %qm[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = "cp.swz"} : memref<64x64xf16>, vector<64x64xf16>
       %o = scf.for %j = %c0 to %c256 step %c64 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
-        %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %kb, %zero {attncc.atom = "wgmma.m64n64k16", attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
-        %o2 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %acc {attncc.atom = "wgmma.m64n64k16", attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
-        %n = arith.negf %s {attncc.layout = "c"} : vector<64x64xf32>
-        %sum = arith.addf %n, %o2 {attncc.layout = "c"} : vector<64x64xf32>
+        %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %kb, %zero {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+        %o2 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %acc {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+        %n = arith.negf %s {attncc.layout = #monoid.fragment<c>} : vector<64x64xf32>
+        %sum = arith.addf %n, %o2 {attncc.layout = #monoid.fragment<c>} : vector<64x64xf32>
         scf.yield %sum : vector<64x64xf32>
-      } {attncc.layouts = ["c"]}
-      %l = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %o {attncc.atom = "wgmma.m64n64k16", attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
-      %l2 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %o {attncc.atom = "wgmma.m64n64k16", attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      } {attncc.layouts = [#monoid.fragment<c>]}
+      %l = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %o {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %l2 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %o {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
       %r = scf.if %flag -> (vector<64x64xf32>) {
         scf.yield %l2 : vector<64x64xf32>
       } else {
-        %bb = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %l2 {attncc.atom = "wgmma.m64n64k16", attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+        %bb = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %l2 {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
         scf.yield %bb : vector<64x64xf32>
       }
-      %e = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %r {attncc.atom = "wgmma.m64n64k16", attncc.layout = "c"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      %e = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %r {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
       gpu.return
     }
   }
