@@ -479,7 +479,7 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     int64_t smemBytes = tile.getAs<IntegerAttr>("smem") ? tile.getAs<IntegerAttr>("smem").getInt() : 0;
     f.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
     bool swizzled = false;
-    f.walk([&](vector::TransferReadOp r) { swizzled = swizzled || (r->hasAttr("attncc.stage") && monoid::isSwizzled(r)); });
+    f.walk([&](vector::TransferReadOp r) { swizzled = swizzled || (monoid::isStaged(r) && monoid::isSwizzled(r)); });
     if (smemBytes && !swizzled)
       os << "extern __shared__ __align__(128) unsigned char attncc_smem[]; // " << smemBytes
          << " B, dynamic\n";
@@ -491,8 +491,7 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
       os << "unsigned char *const attncc_smem = attncc_smem_raw + ((1024u - ((unsigned)__cvta_generic_to_shared(attncc_smem_raw) & 1023u)) & 1023u);\n";
     }
     WalkResult bad = f.walk([&](vector::TransferReadOp r) {
-      auto st = r->getAttrOfType<StringAttr>("attncc.stage");
-      if (!st)
+      if (!monoid::isStaged(r))
         return WalkResult::advance();
       auto off = r->getAttrOfType<IntegerAttr>("attncc.smem_offset");
       if (!off) {
@@ -626,7 +625,7 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
      << "__device__ __forceinline__ float attncc_ex2(float x) {\n"
      << "  float y;\n  asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x));\n  return y;\n}\n\n";
   bool tiled = false, wgmma = false, tma = false;
-  module.walk([&](vector::TransferReadOp r) { tma = tma || (r->hasAttr("attncc.stage") && monoid::isTma(r)); });
+  module.walk([&](vector::TransferReadOp r) { tma = tma || monoid::isTmaStaged(r); });
   module.walk([&](gpu::GPUFuncOp f) {
     if (f->hasAttr("attncc.tile"))
       tiled = true;

@@ -6,7 +6,7 @@ namespace attncc::codegen {
 vector::TransferReadOp KernelEmitter::stagedRead(Value v) { return monoid::stagedRead(v); }
 
 bool KernelEmitter::isCp(Value staged) {
-  return stagedRead(staged)->getAttrOfType<StringAttr>("attncc.stage").getValue().starts_with("cp");
+  return monoid::isCp(stagedRead(staged));
 }
 
 std::string KernelEmitter::layoutOf(Value v) { return monoid::layoutOf(v); }

@@ -164,7 +164,7 @@ LogicalResult KernelEmitter::releaseTma(Value v, ArrayRef<Value> carried, Operat
 
 bool KernelEmitter::holdsTma(Operation *op) {
   bool any = false;
-  op->walk([&](vector::TransferReadOp r) { any = any || (r->hasAttr("attncc.stage") && monoid::isTma(r)); });
+  op->walk([&](vector::TransferReadOp r) { any = any || monoid::isTmaStaged(r); });
   return any;
 }
 
@@ -185,7 +185,7 @@ LogicalResult KernelEmitter::collectProducerOps(gpu::GPUFuncOp f) {
       });
   };
   f.walk([&](vector::TransferReadOp r) {
-    if (!r->hasAttr("attncc.stage") || !monoid::isTma(r))
+    if (!monoid::isTmaStaged(r))
       return;
     for (Value i : r.getIndices())
       work.push_back(i);
@@ -216,7 +216,7 @@ LogicalResult KernelEmitter::collectProducerOps(gpu::GPUFuncOp f) {
 /// The producer's part of an op: the copies themselves, the slice, loops
 /// that hold copies as bare counted loops (no carried state).
 LogicalResult KernelEmitter::emitProducerOp(Operation &op) {
-  if (auto r = dyn_cast<vector::TransferReadOp>(op); r && r->hasAttr("attncc.stage") && monoid::isTma(r))
+  if (auto r = dyn_cast<vector::TransferReadOp>(op); r && monoid::isTmaStaged(r))
     return emitTmaStage(r);
   if (!producerOps.contains(&op))
     return success();

@@ -95,4 +95,28 @@ def Monoid_FragmentAttr : Monoid_Attr<"Fragment", "fragment"> {
   }];
 }
 
+
+def Monoid_StagedAttr : Monoid_Attr<"Staged", "staged"> {
+  let summary = "How a block reaches shared memory, and how it sits there";
+  let description = [{
+    attncc-stage marks each `vector.transfer_read` it stages through shared
+    memory with one of these (`attncc.stage`): the transport, then the
+    arrangement of the block's rows.
+
+    * transport `sync` (every thread loads and stores 16-byte chunks), `cp`
+      (cp.async) or `tma` (one thread issues a tensor-memory-access copy that
+      completes on an mbarrier);
+    * arrangement `pad` (each row padded by 16 bytes against bank conflicts)
+      or `swz` (128-byte slabs with the 128-byte swizzle, the layout of wgmma
+      descriptors and TMA); absent: plain rows.
+
+    ```mlir
+    %k = vector.transfer_read ... {attncc.stage = #monoid.staged<cp, pad>}
+    %v = vector.transfer_read ... {attncc.stage = #monoid.staged<tma, swz>}
+    ```
+  }];
+  let parameters = (ins "::mlir::monoid::Transport":$transport, "::mlir::monoid::Arrangement":$arrangement);
+  let hasCustomAssemblyFormat = 1;
+}
+
 #endif // MONOID_ATTRS

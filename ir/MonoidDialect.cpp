@@ -225,6 +225,48 @@ Attribute FragmentAttr::parse(AsmParser &parser, Type) {
 
 void FragmentAttr::print(AsmPrinter &p) const { p << "<" << layoutName() << ">"; }
 
+/// #monoid.staged<cp, pad>: a transport, then an optional arrangement.
+Attribute StagedAttr::parse(AsmParser &parser, Type) {
+  std::string t, a;
+  if (parser.parseLess())
+    return {};
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&t))
+    return {};
+  std::optional<Transport> transport;
+  for (Transport x : {Transport::Sync, Transport::Cp, Transport::Tma})
+    if (transportName(x) == t)
+      transport = x;
+  if (!transport) {
+    parser.emitError(loc) << "unknown transport '" << t << "'; expected sync, cp or tma";
+    return {};
+  }
+  Arrangement arrangement = Arrangement::Plain;
+  if (succeeded(parser.parseOptionalComma())) {
+    loc = parser.getCurrentLocation();
+    if (parser.parseKeywordOrString(&a))
+      return {};
+    if (a == "pad")
+      arrangement = Arrangement::Pad;
+    else if (a == "swz")
+      arrangement = Arrangement::Swz;
+    else {
+      parser.emitError(loc) << "unknown arrangement '" << a << "'; expected pad or swz";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return StagedAttr::get(parser.getContext(), *transport, arrangement);
+}
+
+void StagedAttr::print(AsmPrinter &p) const {
+  p << "<" << transportName(getTransport());
+  if (getArrangement() != Arrangement::Plain)
+    p << ", " << arrangementName(getArrangement());
+  p << ">";
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "ir/MonoidAttrs.cpp.inc"
 

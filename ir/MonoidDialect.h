@@ -35,6 +35,17 @@ inline constexpr const char *kDimsAttr = "attncc.dims";
 /// How one carrier channel combines. Identity: -inf for Max, 0 for Add.
 enum class CombineKind : uint32_t { Max = 0, Add = 1 };
 
+/// The parameters of #monoid.staged: how a block is copied into shared
+/// memory, and how its rows are laid out there.
+enum class Transport : uint32_t { Sync, Cp, Tma };
+enum class Arrangement : uint32_t { Plain, Pad, Swz };
+inline StringRef transportName(Transport t) {
+  return t == Transport::Sync ? "sync" : t == Transport::Cp ? "cp" : "tma";
+}
+inline StringRef arrangementName(Arrangement a) {
+  return a == Arrangement::Plain ? "" : a == Arrangement::Pad ? "pad" : "swz";
+}
+
 /// The fragment layouts of #monoid.fragment (MonoidAttrs.td says what each
 /// one is).
 enum class Fragment : uint32_t { C, Row, Col, A, BNK, BKN, Smem };

@@ -3,13 +3,15 @@
 // Below the monoid level, the GPU-shaping passes talk to the emitter through
 // a few discardable attributes; their names and the one query they share
 // live here:
-//   attncc.stage  = "sync"|"cp"[".pad"|".swz"]  on a vector.transfer_read
-//                 | "tma.swz"            staged in shared memory (attncc-stage):
-//                                        rows padded by 16 B, or 128-byte
-//                                        swizzled slabs (the wgmma layout);
-//                                        tma: one thread copies the block
-//                                        with TMA, mbarriers say when it
-//                                        landed and when its slot is free
+//   attncc.stage  = #monoid.staged<cp, pad>  on a vector.transfer_read
+//                                        staged in shared memory (attncc-stage):
+//                                        transport sync|cp|tma, rows plain,
+//                                        padded by 16 B, or 128-byte swizzled
+//                                        slabs (the wgmma layout); tma: one
+//                                        thread copies the block with TMA,
+//                                        mbarriers say when it landed and
+//                                        when its slot is free (a typed
+//                                        attribute, MonoidAttrs.td)
 //   attncc.ring   = <id>                 reads of one operand sharing a ring
 //                                        of buffers (attncc-stage, d2|d3/ring)
 //   attncc.ring_slots = 2|3              its number of buffers
@@ -68,12 +70,16 @@ inline const ::attncc::Schedule *scheduleOf(Operation *f) {
   return a ? &a.getSchedule() : nullptr;
 }
 
+/// How attncc-stage staged the read `op`, or null when it is not staged.
+inline StagedAttr stagingOf(Operation *op) { return op->getAttrOfType<StagedAttr>("attncc.stage"); }
+inline bool isStaged(Operation *op) { return bool(stagingOf(op)); }
+
 /// The staged read that fills the shared-memory block `v`: `v` itself, or
 /// (through the iter_args or results of a loop that carries it) the read
 /// before the loop. Null if `v` is not a staged block.
 inline vector::TransferReadOp stagedRead(Value v) {
   if (auto r = v.getDefiningOp<vector::TransferReadOp>())
-    return r->hasAttr("attncc.stage") ? r : vector::TransferReadOp();
+    return isStaged(r) ? r : vector::TransferReadOp();
   if (auto a = dyn_cast<BlockArgument>(v))
     if (auto f = dyn_cast<scf::ForOp>(a.getOwner()->getParentOp()))
       if (a.getArgNumber() >= 1)
@@ -118,10 +124,10 @@ inline int64_t ringSlots(vector::TransferReadOp r) {
 /// swizzle of wgmma descriptors and TMA).
 inline int64_t slabElems(Type elem) { return 128 * 8 / elem.getIntOrFloatBitWidth(); }
 inline bool isSwizzled(vector::TransferReadOp r) {
-  return r->getAttrOfType<StringAttr>("attncc.stage").getValue().ends_with(".swz");
+  return stagingOf(r).getArrangement() == Arrangement::Swz;
 }
 inline int64_t rowPad(vector::TransferReadOp r) {
-  bool pad = r->getAttrOfType<StringAttr>("attncc.stage").getValue().ends_with(".pad");
+  bool pad = stagingOf(r).getArrangement() == Arrangement::Pad;
   return pad ? 128 / r.getVectorType().getElementTypeBitWidth() : 0;
 }
 
@@ -129,9 +135,10 @@ inline int64_t rowPad(vector::TransferReadOp r) {
 /// operand `lhs`: rows padded by 16 B, as /pad pads staged blocks.
 inline int64_t handoffStride(VectorType lhs) { return lhs.getDimSize(1) + 128 / lhs.getElementTypeBitWidth(); }
 
-inline bool isTma(vector::TransferReadOp r) {
-  return r->getAttrOfType<StringAttr>("attncc.stage").getValue().starts_with("tma");
-}
+inline bool isTma(vector::TransferReadOp r) { return stagingOf(r).getTransport() == Transport::Tma; }
+inline bool isCp(vector::TransferReadOp r) { return stagingOf(r).getTransport() == Transport::Cp; }
+/// Whether the read is staged with TMA (false for one that is not staged).
+inline bool isTmaStaged(vector::TransferReadOp r) { return isStaged(r) && isTma(r); }
 
 /// A TMA descriptor a kernel takes after its own arguments: the memref
 /// argument `arg` in boxes of `rows` x `cols` (cols = one 128-byte slab).
@@ -145,7 +152,7 @@ struct TmaMap {
 inline SmallVector<TmaMap> tmaMaps(Operation *kernel) {
   SmallVector<TmaMap> maps;
   kernel->walk([&](vector::TransferReadOp r) {
-    if (!r->hasAttr("attncc.stage") || !isTma(r))
+    if (!isTmaStaged(r))
       return;
     auto arg = dyn_cast<BlockArgument>(r.getBase());
     if (!arg)

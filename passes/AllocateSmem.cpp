@@ -52,7 +52,7 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
     DenseMap<int64_t, int64_t> ringOffset;
     f.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
     f.walk([&](vector::TransferReadOp r) {
-      if (!r->hasAttr("attncc.stage"))
+      if (!monoid::isStaged(r))
         return;
       auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
       if (ring && ringOffset.count(ring.getInt())) {

@@ -108,7 +108,7 @@ public:
           set(c.getResult(), "c", c);
           set(c.getAcc(), "c", c);
           auto lr = c.getLhs().getDefiningOp<vector::TransferReadOp>();
-          set(c.getLhs(), lr && !lr->hasAttr("attncc.stage") ? "a" : (lr ? "smem" : "c"), c);
+          set(c.getLhs(), lr && !monoid::isStaged(lr) ? "a" : (lr ? "smem" : "c"), c);
           bool kn = c.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, c.getContext());
           if (stagedRead(c.getRhs()))
             set(c.getRhs(), "smem", c);

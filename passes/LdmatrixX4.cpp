@@ -56,8 +56,7 @@ struct LdmatrixX4Pass : mlir::attncc::impl::LdmatrixX4Base<LdmatrixX4Pass> {
         vector::TransferReadOp r = monoid::stagedRead(c.getRhs());
         if (!r)
           return;
-        StringRef mark = r->getAttrOfType<StringAttr>("attncc.stage").getValue();
-        if (mark.starts_with("sync") || mark.starts_with("cp"))
+        if (!monoid::isTma(r))
           c->setAttr("attncc.ldmatrix", x4);
       });
     }

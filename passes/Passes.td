@@ -208,7 +208,7 @@ def Stage : Pass<"attncc-stage", "func::FuncOp"> {
     Reads the schedule the function carries (`attncc.schedule`, copied there
     by attncc-partition). For each `vector.contract` in the fold whose
     right-hand operand is a `vector.transfer_read` of the block, the read is
-    marked `attncc.stage = "sync"|"cp"[".pad"|".swz"]` and moved to the top
+    marked `attncc.stage = #monoid.staged<sync|cp|tma[, pad|swz]>` and moved to the top
     of the loop body, so the copies of all blocks are issued before the first
     contraction uses one. With `d2/ring` or `d3/ring` the fold is software
     pipelined: block i+1 is read in iteration i and carried in an iter_arg,
@@ -228,6 +228,7 @@ def Stage : Pass<"attncc-stage", "func::FuncOp"> {
     from one thread and adds full/empty mbarriers per buffer (no CTA barrier
     in the fold).
   }];
+  let dependentDialects = ["::mlir::monoid::MonoidDialect"];
 }
 
 def LdmatrixX4 : Pass<"attncc-ldmatrix-x4", "func::FuncOp"> {

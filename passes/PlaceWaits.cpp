@@ -83,7 +83,7 @@ std::string nameOf(Value v) {
 bool isStagedBlock(Value v) { return monoid::stagedRead(v) && monoid::layoutOf(v) == "smem"; }
 
 bool isCp(Value staged) {
-  return monoid::stagedRead(staged)->getAttrOfType<StringAttr>("attncc.stage").getValue().starts_with("cp");
+  return monoid::isCp(monoid::stagedRead(staged));
 }
 
 class Placer {

@@ -4,9 +4,9 @@
 // Post: for STAGE@<axis>=d1/<transport>[/pad], each vector.contract in an
 //       scf.for body whose right-hand operand is a vector.transfer_read in
 //       the same body has that read marked
-//         attncc.stage = "<transport>[.pad|.swz]"  (sync | cp | tma; tma
-//                                                   only with .swz and only
-//                                                   on the fold axis)
+//         attncc.stage = #monoid.staged<transport[, pad|swz]>  (sync | cp |
+//                                                   tma; tma only with swz and
+//                                                   only on the fold axis)
 //       and moved to the top of the body (after the ops its operands need),
 //       keeping the reads' order. All block copies are then in flight before
 //       the first contraction waits for one: V arrives while S = Q K^T and
@@ -130,12 +130,13 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
       // The knob's legality (depths, rings, transports, layouts, axes) was
       // checked before lowering (checkSchedule, compiler/Targets.cpp).
       bool tma = k.transport == ::attncc::Transport::Tma;
-      std::string mark = tma ? "tma" : k.transport == ::attncc::Transport::CpAsync ? "cp" : "sync";
-      if (k.layout == ::attncc::SmemLayout::Pad)
-        mark += ".pad";
       bool swz = k.layout == ::attncc::SmemLayout::Swz128;
-      if (swz)
-        mark += ".swz";
+      monoid::Transport transport = tma ? monoid::Transport::Tma
+                                    : k.transport == ::attncc::Transport::CpAsync ? monoid::Transport::Cp
+                                                                                  : monoid::Transport::Sync;
+      monoid::Arrangement arrangement = k.layout == ::attncc::SmemLayout::Pad ? monoid::Arrangement::Pad
+                                        : swz                                ? monoid::Arrangement::Swz
+                                                                             : monoid::Arrangement::Plain;
       // The 128-byte swizzle permutes the 16-byte chunks of 128-byte rows:
       // a swizzled block's rows are whole 128-byte slabs.
       auto stageable = [&](vector::TransferReadOp r) {
@@ -144,7 +145,7 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
         auto vt = r.getVectorType();
         return !swz || vt.getDimSize(1) * vt.getElementTypeBitWidth() / 8 % 128 == 0;
       };
-      StringAttr markAttr = StringAttr::get(f.getContext(), mark);
+      auto markAttr = monoid::StagedAttr::get(f.getContext(), transport, arrangement);
       if (!isFoldAxis(s, k.axis)) {
         // A free axis (q): the contractions' left operands tiled over it,
         // read once before the fold (attncc-hoist), go to shared memory too;
@@ -171,7 +172,7 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
         SmallVector<vector::TransferReadOp> staged;
         for (auto c : body->getOps<vector::ContractionOp>()) {
           auto r = c.getRhs().getDefiningOp<vector::TransferReadOp>();
-          if (!r || r->getBlock() != body || r->hasAttr("attncc.stage"))
+          if (!r || r->getBlock() != body || monoid::isStaged(r))
             continue;
           if (!stageable(r)) {
             auto vt = r.getVectorType();

@@ -496,3 +496,21 @@ func.func @schedule_on_reduce(%x: memref<?xf32>, %n: index) -> f32 {
 func.func @f() attributes {attncc.layout = #monoid.fragment<b.mn>} {
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #monoid.staged: parse
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{unknown transport 'dma'; expected sync, cp or tma}}
+func.func @f() attributes {attncc.stage = #monoid.staged<dma>} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{unknown arrangement 'swizzle'; expected pad or swz}}
+func.func @f() attributes {attncc.stage = #monoid.staged<cp, swizzle>} {
+  return
+}

@@ -118,3 +118,10 @@ func.func @identity() -> (f32, f32, vector<4xf32>, vector<8xf16>) {
 func.func @fragments() attributes {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<row>, #monoid.fragment<col>, #monoid.fragment<a>, #monoid.fragment<b.nk>, #monoid.fragment<b.kn>, #monoid.fragment<smem>]} {
   return
 }
+
+// #monoid.staged: every transport, with and without an arrangement.
+// CHECK-LABEL: func.func @staged
+// CHECK-SAME: attncc.stages = [#monoid.staged<sync>, #monoid.staged<cp, pad>, #monoid.staged<cp, swz>, #monoid.staged<tma, swz>]
+func.func @staged() attributes {attncc.stages = [#monoid.staged<sync>, #monoid.staged<cp, pad>, #monoid.staged<cp, swz>, #monoid.staged<tma, swz>]} {
+  return
+}

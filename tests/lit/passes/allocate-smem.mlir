@@ -5,15 +5,15 @@
 
 // CHECK-LABEL: gpu.func @padded
 // CHECK-SAME:  attncc.tile = {rows = 64 : i64, smem = 18432 : i64, warps = 4 : i64}
-// CHECK:       vector.transfer_read {{.+}}attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"
-// CHECK:       vector.transfer_read {{.+}}attncc.smem_offset = 9216 : i64, attncc.stage = "cp.pad"
+// CHECK:       vector.transfer_read {{.+}}attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<cp, pad>
+// CHECK:       vector.transfer_read {{.+}}attncc.smem_offset = 9216 : i64, attncc.stage = #monoid.staged<cp, pad>
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @padded(%k: memref<64x64xf16>, %v: memref<64x64xf16>) kernel attributes {attncc.tile = {rows = 64 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %pad = arith.constant 0.0 : f16
-      %k_j = vector.transfer_read %k[%c0, %c0], %pad {attncc.stage = "cp.pad"} : memref<64x64xf16>, vector<64x64xf16>
-      %v_j = vector.transfer_read %v[%c0, %c0], %pad {attncc.stage = "cp.pad"} : memref<64x64xf16>, vector<64x64xf16>
+      %k_j = vector.transfer_read %k[%c0, %c0], %pad {attncc.stage = #monoid.staged<cp, pad>} : memref<64x64xf16>, vector<64x64xf16>
+      %v_j = vector.transfer_read %v[%c0, %c0], %pad {attncc.stage = #monoid.staged<cp, pad>} : memref<64x64xf16>, vector<64x64xf16>
       gpu.return
     }
   }
@@ -36,9 +36,9 @@ module attributes {gpu.container_module} {
     gpu.func @rings(%k: memref<64x64xf16>, %v: memref<64x64xf16>) kernel attributes {attncc.tile = {rows = 64 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %pad = arith.constant 0.0 : f16
-      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.stage = "tma.swz"} : memref<64x64xf16>, vector<64x64xf16>
-      %k1 = vector.transfer_read %k[%c0, %c0], %pad {attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.stage = "tma.swz"} : memref<64x64xf16>, vector<64x64xf16>
-      %v0 = vector.transfer_read %v[%c0, %c0], %pad {attncc.ring = 1 : i64, attncc.ring_slots = 2 : i64, attncc.stage = "tma.swz"} : memref<64x64xf16>, vector<64x64xf16>
+      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<64x64xf16>, vector<64x64xf16>
+      %k1 = vector.transfer_read %k[%c0, %c0], %pad {attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<64x64xf16>, vector<64x64xf16>
+      %v0 = vector.transfer_read %v[%c0, %c0], %pad {attncc.ring = 1 : i64, attncc.ring_slots = 2 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<64x64xf16>, vector<64x64xf16>
       gpu.return
     }
   }
@@ -82,8 +82,8 @@ module attributes {gpu.container_module, attncc.smem_limit = 16384 : i64, attncc
     gpu.func @too_big(%k: memref<64x64xf16>, %v: memref<64x64xf16>) kernel attributes {attncc.tile = {rows = 64 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %pad = arith.constant 0.0 : f16
-      %k_j = vector.transfer_read %k[%c0, %c0], %pad {attncc.stage = "cp.pad"} : memref<64x64xf16>, vector<64x64xf16>
-      %v_j = vector.transfer_read %v[%c0, %c0], %pad {attncc.stage = "cp.pad"} : memref<64x64xf16>, vector<64x64xf16>
+      %k_j = vector.transfer_read %k[%c0, %c0], %pad {attncc.stage = #monoid.staged<cp, pad>} : memref<64x64xf16>, vector<64x64xf16>
+      %v_j = vector.transfer_read %v[%c0, %c0], %pad {attncc.stage = #monoid.staged<cp, pad>} : memref<64x64xf16>, vector<64x64xf16>
       gpu.return
     }
   }

@@ -64,7 +64,7 @@ module attributes {gpu.container_module} {
       %pad = arith.constant 0.0 : f16
       %zero = arith.constant dense<0.0> : vector<64x64xf32>
       %q_i = vector.transfer_read %q[%c0, %c0], %pad : memref<64x64xf16>, vector<64x64xf16>
-      %k_j = vector.transfer_read %k[%c0, %c0], %pad {attncc.stage = "cp.pad"} : memref<64x64xf16>, vector<64x64xf16>
+      %k_j = vector.transfer_read %k[%c0, %c0], %pad {attncc.stage = #monoid.staged<cp, pad>} : memref<64x64xf16>, vector<64x64xf16>
       // expected-error@+1 {{'vector.contract' op attncc-atomize: wgmma reads its right operand from shared memory in the 128-byte swizzled layout; stage it (STAGE@<axis>=.../swz128)}}
       %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero {attncc.family = "wgmma"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
       vector.transfer_write %s, %o[%c0, %c0] : vector<64x64xf32>, memref<64x64xf32>
@@ -88,8 +88,8 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %pad = arith.constant 0.0 : f16
       %zero = arith.constant dense<0.0> : vector<64x64xf32>
-      %q_i = vector.transfer_read %q[%c0, %c0], %pad {attncc.stage = "cp.pad"} : memref<64x64xf16>, vector<64x64xf16>
-      %k_j = vector.transfer_read %k[%c0, %c0], %pad {attncc.stage = "cp.swz"} : memref<64x64xf16>, vector<64x64xf16>
+      %q_i = vector.transfer_read %q[%c0, %c0], %pad {attncc.stage = #monoid.staged<cp, pad>} : memref<64x64xf16>, vector<64x64xf16>
+      %k_j = vector.transfer_read %k[%c0, %c0], %pad {attncc.stage = #monoid.staged<cp, swz>} : memref<64x64xf16>, vector<64x64xf16>
       // expected-error@+1 {{'vector.contract' op attncc-atomize: wgmma reads a staged left operand only in the 128-byte swizzled layout (swz128)}}
       %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero {attncc.family = "wgmma"} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
       vector.transfer_write %s, %o[%c0, %c0] : vector<64x64xf32>, memref<64x64xf32>

@@ -13,8 +13,8 @@
 // CHECK:       arith.constant dense<0.000000e+00> : vector<64xf32>
 // CHECK:       %[[QT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<a>, in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
 // CHECK-NEXT:  scf.for
-// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<smem>, attncc.stage = "cp.pad", in_bounds = [false, true]}
-// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<smem>, attncc.stage = "cp.pad", in_bounds = [false, true]}
+// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [false, true]}
+// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [false, true]}
 // CHECK-NEXT:    %[[S:.+]] = vector.contract {{.+}} %[[QT]], %[[KT]], %{{.+}} {attncc.atom = "mma.m16n8k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
 // CHECK-NEXT:    arith.mulf %[[S]], %{{.+}} {attncc.layout = #monoid.fragment<c>} : vector<64x64xf32>
 // CHECK-NEXT:    vector.step{{.*}} : vector<64xindex>
@@ -66,8 +66,8 @@ module attributes {gpu.container_module} {
       %row0 = arith.muli %tile, %c64 : index
       %q_i = vector.transfer_read %q[%c0, %0, %row0, %c0], %cst_5 {in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
       %fold:3 = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%m = %cst_0, %d = %cst, %o_8 = %cst_4) -> (vector<64xf32>, vector<64xf32>, vector<64x64xf32>) {
-        %k_j = vector.transfer_read %k[%c0, %0, %kv0, %c0], %cst_5 {attncc.stage = "cp.pad", in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
-        %v_j = vector.transfer_read %v[%c0, %0, %kv0, %c0], %cst_5 {attncc.stage = "cp.pad", in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
+        %k_j = vector.transfer_read %k[%c0, %0, %kv0, %c0], %cst_5 {attncc.stage = #monoid.staged<cp, pad>, in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
+        %v_j = vector.transfer_read %v[%c0, %0, %kv0, %c0], %cst_5 {attncc.stage = #monoid.staged<cp, pad>, in_bounds = [false, true]} : memref<1x2x100x64xf16>, vector<64x64xf16>
         %qk = vector.contract {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %cst_4 : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
         %s = arith.mulf %qk, %cst_3 : vector<64x64xf32>
         %7 = vector.step : vector<64xindex>

@@ -13,7 +13,7 @@
 
 // CHECK-LABEL: func.func @ring_x4
 // CHECK:       scf.for
-// CHECK-COUNT-2: vector.transfer_read {{.+}} {attncc.ring = {{.+}}, attncc.stage = "cp.pad"
+// CHECK-COUNT-2: vector.transfer_read {{.+}} {attncc.ring = {{.+}}, attncc.stage = #monoid.staged<cp, pad>
 // CHECK:         vector.contract {{.+}} {attncc.ldmatrix = "x4"}
 // CHECK:         vector.contract {{.+}} {attncc.ldmatrix = "x4"}
 // CHECK:         scf.yield

@@ -8,8 +8,8 @@
 
 // CHECK-LABEL: func.func @overlap
 // CHECK-SAME: (%[[Q:[^:]+]]: memref<100x64xf16>, %[[K:[^:]+]]: memref<100x64xf16>, %[[V:[^:]+]]: memref<100x64xf16>
-// CHECK:       %[[K0:.+]] = vector.transfer_read %[[K]]{{.+}}attncc.ring = 0 : i64, attncc.ring_slots = 3 : i64, attncc.stage = "cp"
-// CHECK:       %[[V0:.+]] = vector.transfer_read %[[V]]{{.+}}attncc.ring = 1 : i64, attncc.ring_slots = 3 : i64, attncc.stage = "cp"
+// CHECK:       %[[K0:.+]] = vector.transfer_read %[[K]]{{.+}}attncc.ring = 0 : i64, attncc.ring_slots = 3 : i64, attncc.stage = #monoid.staged<cp>
+// CHECK:       %[[V0:.+]] = vector.transfer_read %[[V]]{{.+}}attncc.ring = 1 : i64, attncc.ring_slots = 3 : i64, attncc.stage = #monoid.staged<cp>
 // CHECK:       %[[ZP:.+]] = arith.constant dense<0.000000e+00> : vector<64x64xf16>
 // CHECK:       %[[F:.+]]:6 = scf.for {{.+}} iter_args(%[[M:[^ ]+]] = %{{.+}}, %[[O:[^ ]+]] = %{{.+}}, %[[KJ:[^ ]+]] = %[[K0]], %[[VJ:[^ ]+]] = %[[V0]], %[[PP:[^ ]+]] = %[[ZP]], %[[VP:[^ ]+]] = %[[V0]])
 // CHECK:         %[[S:.+]] = vector.contract {{.+}} %{{.+}}, %[[KJ]], %{{.+}}

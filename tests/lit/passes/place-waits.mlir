@@ -12,9 +12,9 @@
 // CHECK-LABEL: gpu.func @cp_d1
 // CHECK:       scf.for
 // CHECK-NEXT:    gpu.barrier
-// CHECK-NEXT:    vector.transfer_read {{.*}}attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"
+// CHECK-NEXT:    vector.transfer_read {{.*}}attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<cp, pad>
 // CHECK-NEXT:    nvvm.cp.async.commit.group
-// CHECK-NEXT:    vector.transfer_read {{.*}}attncc.smem_offset = 9216 : i64, attncc.stage = "cp.pad"
+// CHECK-NEXT:    vector.transfer_read {{.*}}attncc.smem_offset = 9216 : i64, attncc.stage = #monoid.staged<cp, pad>
 // CHECK-NEXT:    nvvm.cp.async.commit.group
 // CHECK-NEXT:    nvvm.cp.async.wait.group 1
 // CHECK-NEXT:    gpu.barrier
@@ -37,8 +37,8 @@ module attributes {gpu.container_module} {
       %pad = arith.constant 0.0 : f16
       %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<64x64xf32>
       %o = scf.for %j = %c0 to %c256 step %c64 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
-        %k_j = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
-        %v_j = vector.transfer_read %v[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 9216 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
+        %k_j = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<cp, pad>} : memref<256x64xf16>, vector<64x64xf16>
+        %v_j = vector.transfer_read %v[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 9216 : i64, attncc.stage = #monoid.staged<cp, pad>} : memref<256x64xf16>, vector<64x64xf16>
         %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k_j, %zero {attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
         %p = arith.truncf %s {attncc.layout = #monoid.fragment<c>} : vector<64x64xf32> to vector<64x64xf16>
         %o2 = vector.contract {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %v_j, %acc {attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
@@ -75,7 +75,7 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:  nvvm.cp.async.wait.group 0
 // CHECK-LABEL: gpu.func @sync
 // CHECK:       gpu.barrier
-// CHECK-NEXT:  vector.transfer_read {{.*}}attncc.stage = "sync"
+// CHECK-NEXT:  vector.transfer_read {{.*}}attncc.stage = #monoid.staged<sync>
 // CHECK-NEXT:  gpu.barrier
 // CHECK-NEXT:  vector.contract
 // CHECK-NOT:   nvvm.cp.async
@@ -90,9 +90,9 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %pad = arith.constant 0.0 : f16
       %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<64x64xf32>
-      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
+      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<cp, pad>} : memref<256x64xf16>, vector<64x64xf16>
       %o:2 = scf.for %j = %c0 to %c256 step %c64 iter_args(%acc = %zero, %kc = %k0) -> (vector<64x64xf32>, vector<64x64xf16>) {
-        %k_n = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.smem_offset = 0 : i64, attncc.stage = "cp.pad"} : memref<256x64xf16>, vector<64x64xf16>
+        %k_n = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<cp, pad>} : memref<256x64xf16>, vector<64x64xf16>
         %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %kc, %acc {attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
         scf.yield %s, %k_n : vector<64x64xf32>, vector<64x64xf16>
       } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>]}
@@ -103,7 +103,7 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %pad = arith.constant 0.0 : f16
       %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<64x64xf32>
-      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = "sync"} : memref<64x64xf16>, vector<64x64xf16>
+      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<sync>} : memref<64x64xf16>, vector<64x64xf16>
       %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k0, %zero {attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
       vector.transfer_write %s, %out[%c0, %c0] : vector<64x64xf32>, memref<64x64xf32>
       gpu.return
@@ -125,7 +125,7 @@ module attributes {gpu.container_module} {
 
 // CHECK-LABEL: gpu.func @wgmma
 // CHECK:       nvvm.barrier id
-// CHECK-NEXT:  vector.transfer_read {{.*}}attncc.stage = "cp.swz"
+// CHECK-NEXT:  vector.transfer_read {{.*}}attncc.stage = #monoid.staged<cp, swz>
 // CHECK-NEXT:  nvvm.cp.async.commit.group
 // CHECK-NEXT:  nvvm.cp.async.wait.group 0
 // CHECK-NEXT:  nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
@@ -167,7 +167,7 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %pad = arith.constant 0.0 : f16
       %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<64x64xf32>
-      %q = vector.transfer_read %qm[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = "cp.swz"} : memref<64x64xf16>, vector<64x64xf16>
+      %q = vector.transfer_read %qm[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<cp, swz>} : memref<64x64xf16>, vector<64x64xf16>
       %o = scf.for %j = %c0 to %c256 step %c64 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
         %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %kb, %zero {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
         %o2 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %acc {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>

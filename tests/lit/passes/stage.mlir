@@ -16,8 +16,8 @@
 // CHECK-SAME: (%[[Q:[^:]+]]: memref<100x64xf16>, %[[K:[^:]+]]: memref<100x64xf16>, %[[V:[^:]+]]: memref<100x64xf16>
 // CHECK:       %[[QT:.+]] = vector.transfer_read %[[Q]][%{{.+}}, %{{.+}}], %{{[^ ]+}} {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
 // CHECK:       scf.for %[[KV0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[M:[^ ]+]] = %{{.+}}, %[[O:[^ ]+]] = %{{.+}}) -> (vector<64xf32>, vector<64x64xf32>) {
-// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %[[K]][%[[KV0]], %{{.+}}], %{{.+}} {attncc.stage = "cp.pad", in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
-// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %[[V]][%[[KV0]], %{{.+}}], %{{.+}} {attncc.stage = "cp.pad", in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %[[K]][%[[KV0]], %{{.+}}], %{{.+}} {attncc.stage = #monoid.staged<cp, pad>, in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %[[V]][%[[KV0]], %{{.+}}], %{{.+}} {attncc.stage = #monoid.staged<cp, pad>, in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
 // CHECK-NEXT:    %[[S:.+]] = vector.contract {{.+}} %[[QT]], %[[KT]], %{{.+}}
 // CHECK-NOT:     vector.transfer_read
 // CHECK:         vector.multi_reduction <maximumf>, %{{.+}}, %[[M]] [1]
@@ -63,9 +63,9 @@ func.func @cp_pad(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<100
 
 // CHECK-LABEL: func.func @sync
 // CHECK:       scf.for %[[KV0:[^ ]+]] =
-// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}}[%[[KV0]], %{{.+}}], %{{.+}} {attncc.stage = "sync", in_bounds = [false, true]}
+// CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}}[%[[KV0]], %{{.+}}], %{{.+}} {attncc.stage = #monoid.staged<sync>, in_bounds = [false, true]}
 // CHECK-NEXT:    %[[VROW:.+]] = arith.addi %[[KV0]], %{{.+}} : index
-// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}}[%[[VROW]], %{{.+}}], %{{.+}} {attncc.stage = "sync", in_bounds = [false, true]}
+// CHECK-NEXT:    %[[VT:.+]] = vector.transfer_read %{{.+}}[%[[VROW]], %{{.+}}], %{{.+}} {attncc.stage = #monoid.staged<sync>, in_bounds = [false, true]}
 // CHECK-NEXT:    vector.contract {{.+}} %{{.+}}, %[[KT]], %{{.+}}
 // CHECK:         vector.contract {{.+}} %{{.+}}, %[[VT]], %{{.+}}
 func.func @sync(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<200x64xf16>) -> vector<64x64xf32> attributes {attncc.schedule = #sync} {
@@ -158,11 +158,11 @@ func.func @narrow(%q: memref<100x4xf16>, %k: memref<100x4xf16>) -> vector<64x64x
 
 // CHECK-LABEL: func.func @tma_ring
 // CHECK-SAME: (%[[Q:[^:]+]]: memref<100x64xf16>, %[[K:[^:]+]]: memref<100x64xf16>, %[[V:[^:]+]]: memref<100x64xf16>
-// CHECK:       vector.transfer_read %[[K]]{{.+}}attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.stage = "tma.swz"
-// CHECK:       vector.transfer_read %[[V]]{{.+}}attncc.ring = 1 : i64, attncc.ring_slots = 2 : i64, attncc.stage = "tma.swz"
+// CHECK:       vector.transfer_read %[[K]]{{.+}}attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.stage = #monoid.staged<tma, swz>
+// CHECK:       vector.transfer_read %[[V]]{{.+}}attncc.ring = 1 : i64, attncc.ring_slots = 2 : i64, attncc.stage = #monoid.staged<tma, swz>
 // CHECK:       scf.for
-// CHECK:         vector.transfer_read %[[K]]{{.+}}attncc.stage = "tma.swz"
-// CHECK:         vector.transfer_read %[[V]]{{.+}}attncc.stage = "tma.swz"
+// CHECK:         vector.transfer_read %[[K]]{{.+}}attncc.stage = #monoid.staged<tma, swz>
+// CHECK:         vector.transfer_read %[[V]]{{.+}}attncc.stage = #monoid.staged<tma, swz>
 func.func @tma_ring(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<100x64xf16>, %o: memref<100x64xf32>) attributes {attncc.schedule = #tma_ring} {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
