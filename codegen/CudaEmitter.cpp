@@ -155,6 +155,8 @@ std::string KernelEmitter::literal(Attribute a) {
   if (auto i = dyn_cast<IntegerAttr>(a)) {
     if (i.getType().isInteger(1))
       return i.getValue().getBoolValue() ? "true" : "false";
+    if (i.getType().isInteger(32))
+      return std::to_string(i.getValue().getSExtValue()); // an int
     return std::to_string(i.getValue().getSExtValue()) + "LL";
   }
   return "<?>";
@@ -236,7 +238,7 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
     Operation *next = &op;
     while (next && (isSync(next) || (isa<arith::ConstantOp>(next) && isSync(&op))))
       next = next->getNextNode();
-    if (isSync(&op) && next && isa<scf::ForOp>(next) && !(producerMode && !fullEmit)) {
+    if (isSync(&op) && next && isa<scf::ForOp>(next)) {
       waitsBeforeLoop.push_back(&op);
       continue;
     }
@@ -277,8 +279,6 @@ void KernelEmitter::declareVar(const std::string &name, Value v) {
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   curBlock = op.getBlock();
-  if (producerMode && !fullEmit)
-    return emitProducerOp(op);
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](arith::ConstantOp c) {
         names[c.getResult()] = literal(c.getValue());
@@ -315,6 +315,20 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](arith::AndIOp o) { return elementwise(o, binary("&")); })
       .Case([&](arith::OrIOp o) { return elementwise(o, binary("|")); })
       .Case([&](arith::XOrIOp o) { return elementwise(o, binary("^")); })
+      .Case([&](arith::ShRUIOp o) {
+        if (getElementTypeOrSelf(o.getType()).isInteger(32))
+          return elementwise(o, [](ArrayRef<std::string> a) {
+            return "(int)((unsigned)" + a[0] + " >> (unsigned)" + a[1] + ")";
+          });
+        return elementwise(o, unsignedOp(">>"));
+      })
+      .Case([&](NVVM::SetMaxRegisterOp o) {
+        bool inc = o.getAction() == NVVM::SetMaxRegisterAction::increase;
+        os << "asm volatile(\"setmaxnreg." << (inc ? "inc" : "dec") << ".sync.aligned.u32 " << o.getRegCount()
+           << ";\\n\"); // " << (inc ? "the consumers take the registers the producers leave"
+                                        : "the producers keep few registers") << "\n";
+        return success();
+      })
       .Case([&](arith::CmpIOp o) { return emitCmpI(o); })
       .Case([&](arith::CmpFOp o) { return emitCmpF(o); })
       .Case([&](arith::SelectOp o) {
@@ -385,6 +399,18 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       })
       .Case([&](gpu::BlockIdOp o) { return builtin(o, "blockIdx", o.getDimension()); })
       .Case([&](gpu::ThreadIdOp o) { return builtin(o, "threadIdx", o.getDimension()); })
+      .Case([&](gpu::SubgroupIdOp o) -> LogicalResult {
+        if (!warps)
+          return o.emitOpError("needs a tiled kernel (attncc.tile), whose warp the emitter names");
+        names[o.getResult()] = "warp"; // the kernel's prologue defines warp and lane
+        return success();
+      })
+      .Case([&](gpu::LaneIdOp o) -> LogicalResult {
+        if (!warps)
+          return o.emitOpError("needs a tiled kernel (attncc.tile), whose lane the emitter names");
+        names[o.getResult()] = "lane";
+        return success();
+      })
       .Case([&](gpu::BlockDimOp o) { return builtin(o, "blockDim", o.getDimension()); })
       .Case([&](gpu::GridDimOp o) { return builtin(o, "gridDim", o.getDimension()); })
       .Case<NVVM::CpAsyncWaitGroupOp, NVVM::CpAsyncCommitGroupOp, NVVM::FenceProxyOp, gpu::BarrierOp,
@@ -490,39 +516,49 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
          << " B, dynamic\n";
       os << "unsigned char *const attncc_smem = attncc_smem_raw + ((1024u - ((unsigned)__cvta_generic_to_shared(attncc_smem_raw) & 1023u)) & 1023u);\n";
     }
-    WalkResult bad = f.walk([&](vector::TransferReadOp r) {
+    // One buffer per place attncc-allocate-smem gave: the reads of a ring
+    // share it, and so do the producer's copies (attncc-warp-specialize)
+    // with the consumers' reads they fill. Buffers are declared in the order
+    // of their places, which is the reads' program order.
+    SmallVector<vector::TransferReadOp> staged;
+    bool unplaced = false;
+    f.walk([&](vector::TransferReadOp r) {
       if (!monoid::isStaged(r))
-        return WalkResult::advance();
-      auto off = r->getAttrOfType<IntegerAttr>("attncc.smem_offset");
-      if (!off) {
-        r.emitOpError("a staged read needs attncc.smem_offset (attncc-atomize)");
-        return WalkResult::interrupt();
+        return;
+      if (!r->getAttrOfType<IntegerAttr>("attncc.smem_offset")) {
+        r.emitOpError("a staged read needs attncc.smem_offset (attncc-allocate-smem)");
+        unplaced = true;
       }
+      staged.push_back(r);
+    });
+    if (unplaced)
+      return failure();
+    auto offsetOf = [](vector::TransferReadOp r) { return r->getAttrOfType<IntegerAttr>("attncc.smem_offset").getInt(); };
+    std::stable_sort(staged.begin(), staged.end(),
+                     [&](vector::TransferReadOp a, vector::TransferReadOp b) { return offsetOf(a) < offsetOf(b); });
+    for (vector::TransferReadOp r : staged) {
+      int64_t off = offsetOf(r);
       auto vt = r.getVectorType();
       int64_t pad = monoid::rowPad(r);
       int64_t stride = vt.getDimSize(1) + pad;
       smemStride[r.getResult()] = stride;
       auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
-      if (ring) {
-        auto it = ringBuf.find(ring.getInt());
-        if (it != ringBuf.end()) {
-          smemOf[r.getResult()] = it->second;
-          return WalkResult::advance();
-        }
+      if (auto it = bufAt.find(off); it != bufAt.end()) {
+        smemOf[r.getResult()] = it->second;
+        continue;
       }
       std::string base = "block";
       if (auto nl = dyn_cast<NameLoc>(r.getLoc()))
         base = nl.getName().str();
       std::string buf = fresh(base + "_smem");
       smemOf[r.getResult()] = buf;
+      bufAt[off] = buf;
       os << scalarType(vt) << " *const " << buf << " = reinterpret_cast<" << scalarType(vt)
-         << " *>(attncc_smem + " << off.getInt() << "); // "
+         << " *>(attncc_smem + " << off << "); // "
          << (ring ? "a ring of " + std::to_string(monoid::ringSlots(r)) + " " : std::string())
          << vt.getDimSize(0) << "x" << vt.getDimSize(1) << (pad ? ", rows padded by 16 B" : "")
          << (monoid::isSwizzled(r) ? ", 128-byte swizzled slabs" : "")
          << "\n";
-      if (ring)
-        ringBuf[ring.getInt()] = buf;
       if (monoid::isTma(r)) {
         tmaBufs[buf] = TmaBuf{monoid::ringSlots(r), vt.getDimSize(0) * stride};
         for (const char *sfx : {"_full", "_empty", "_w", "_r"})
@@ -534,10 +570,7 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
         taken[buf + "_slot"] = 1;
         os << "int " << buf << "_slot = 0;\n";
       }
-      return WalkResult::advance();
-    });
-    if (bad.wasInterrupted())
-      return failure();
+    }
     f.walk([&](vector::ContractionOp c) {
       auto off = c->getAttrOfType<IntegerAttr>("attncc.handoff_offset");
       if (!off)
@@ -561,45 +594,6 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
       os.unindent();
       os << "}\n__syncthreads(); // the mbarriers are initialized\n";
     }
-  }
-  if (producers) {
-    // WSPEC=load1: the last warp's lane 0 issues every TMA copy, each as soon
-    // as its buffer is free; the warps with rows only wait for them.
-    if (failed(collectProducerOps(f)))
-      return failure();
-    llvm::StringMap<int> takenBefore = taken;
-    DenseMap<Value, std::string> namesBefore = names;
-    // A producer warpgroup (load4) hands registers to the consumers:
-    // setmaxnreg is per warpgroup, so it needs whole warpgroups.
-    int64_t total = (warps + producers) * 32, prodRegs = 40;
-    int64_t consRegs = producers == 4 ? std::min<int64_t>(256, (65536 - 128 * prodRegs) / (warps * 32) / 8 * 8) : 0;
-    os << "if (warp >= " << warps << ") { // the producer " << (producers == 4 ? "warpgroup" : "warp")
-       << ": TMA copies only\n";
-    os.indent();
-    if (producers == 4)
-      os << "asm volatile(\"setmaxnreg.dec.sync.aligned.u32 " << prodRegs << ";\\n\"); // "
-         << total << " threads share 64K registers\n";
-    os << "if (warp == " << warps << " && lane == 0) {\n";
-    os.indent();
-    producerMode = true;
-    if (failed(emitBlock(f.getBody().front())))
-      return failure();
-    producerMode = false;
-    // Its last copies must land before the CTA exits: the last fill of each buffer.
-    for (auto &[buf, t] : tmaBufs)
-      os << "for (unsigned f = " << buf << "_w > " << t.slots << " ? " << buf << "_w - " << t.slots
-         << " : 0; f < " << buf << "_w; ++f) attncc_mbar_wait(&" << buf << "_full[f % " << t.slots
-         << "], (f / " << t.slots << ") & 1);\n";
-    os.unindent();
-    os << "}\n";
-    os << "return;\n";
-    os.unindent();
-    os << "}\n";
-    taken = takenBefore;
-    names = namesBefore;
-    if (producers == 4)
-      os << "asm volatile(\"setmaxnreg.inc.sync.aligned.u32 " << consRegs << ";\\n\"); // the producer warpgroup keeps "
-         << prodRegs << "\n";
   }
   if (failed(emitBlock(f.getBody().front())))
     return failure();

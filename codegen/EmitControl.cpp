@@ -68,7 +68,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
   SmallVector<Value> blocks(f.getRegionIterArgs());
   for (auto r : f.getBody()->getOps<vector::TransferReadOp>())
     blocks.push_back(r.getResult());
-  for (Value b : blocks) {
+  for (Value b : inProducer ? SmallVector<Value>() : blocks) {
     if (!tmaBlock(b) || llvm::is_contained(yield.getOperands(), b) || tmaReleased.contains(b))
       continue;
     if (failed(releaseTma(b, carriedLike(b), f)))
@@ -103,6 +103,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
 }
 
 LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
+  if (op->hasAttr("attncc.roles"))
+    return emitRoles(op);
+  // The issuing thread's region of the producer role ends with its drain.
+  bool issuer = op == tmaIssuer;
   SmallVector<std::string> vars;
   for (Value r : op.getResults()) {
     std::string n = define(r);
@@ -113,6 +117,8 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   os.indent();
   if (failed(emitBlock(op.getThenRegion().front())))
     return failure();
+  if (issuer)
+    drainTma();
   assign(vars, op.thenYield().getOperands(), op.getResults());
   os.unindent();
   if (!op.getElseRegion().empty()) {

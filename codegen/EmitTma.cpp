@@ -55,11 +55,11 @@ LogicalResult KernelEmitter::emitTmaStage(vector::TransferReadOp op) {
   os << "// " << p << ": " << rows << "x" << cols << " block -> shared memory (TMA, 128-byte swizzle; "
      << buf << "_full says when it landed)\n";
   os << scalarType(vt) << " *" << p << " = " << buf << " + " << slot << " * " << t.slotElems << ";\n";
-  if (producers && !producerMode) { // the producer warp copies it
+  if (producers && !inProducer) { // the producer warp copies it
     os << "++" << buf << "_w;\n";
     return success();
   }
-  if (!producerMode) {
+  if (!inProducer) {
     os << "if (threadIdx.x == 0) {\n";
     os.indent();
   }
@@ -77,7 +77,7 @@ LogicalResult KernelEmitter::emitTmaStage(vector::TransferReadOp op) {
       os << ", " << idx[k];
     os << ", &" << buf << "_full[" << slot << "]);\n";
   }
-  if (!producerMode) {
+  if (!inProducer) {
     os.unindent();
     os << "}\n";
   }
@@ -162,85 +162,40 @@ LogicalResult KernelEmitter::releaseTma(Value v, ArrayRef<Value> carried, Operat
   return success();
 }
 
-bool KernelEmitter::holdsTma(Operation *op) {
-  bool any = false;
-  op->walk([&](vector::TransferReadOp r) { any = any || monoid::isTmaStaged(r); });
-  return any;
-}
-
-/// The ops the producer needs: the backward slice of the TMA reads'
-/// indices and of the bounds of the loops around them. An index loop in
-/// it (a clip) is needed whole, with what its body reads from outside.
-LogicalResult KernelEmitter::collectProducerOps(gpu::GPUFuncOp f) {
-  SmallVector<Value> work;
-  auto addOp = [&](Operation *d) {
-    if (!producerOps.insert(d).second)
-      return;
-    for (Value v : d->getOperands())
-      work.push_back(v);
-    if (!isa<scf::ForOp>(d) || !holdsTma(d))
-      d->walk([&](Operation *in) {
-        for (Value v : in->getOperands())
-          work.push_back(v);
-      });
-  };
-  f.walk([&](vector::TransferReadOp r) {
-    if (!monoid::isTmaStaged(r))
-      return;
-    for (Value i : r.getIndices())
-      work.push_back(i);
-    for (Operation *p = r->getParentOp(); p != f.getOperation(); p = p->getParentOp()) {
-      auto l = dyn_cast<scf::ForOp>(p);
-      if (!l) {
-        r.emitOpError("WSPEC=load1: a TMA copy inside a branch is not supported");
-        return;
-      }
-      producerOps.insert(l);
-      work.append({l.getLowerBound(), l.getUpperBound(), l.getStep()});
-    }
+/// The scf.if of attncc-warp-specialize (attncc.roles): the producers'
+/// region ends the kernel for them (an early return), the consumers' region
+/// follows at the kernel's level. Names taken in the producers' region are
+/// taken again by the consumers'.
+LogicalResult KernelEmitter::emitRoles(scf::IfOp op) {
+  os << "if (" << ref(op.getCondition()) << ") { // the producer " << (producers == 4 ? "warpgroup" : "warp")
+     << ": TMA copies only\n";
+  os.indent();
+  llvm::StringMap<int> takenBefore = taken;
+  DenseMap<Value, std::string> namesBefore = names;
+  // The thread that issues the copies: the branch closest around them.
+  op.getThenRegion().walk([&](vector::TransferReadOp r) {
+    if (!tmaIssuer && monoid::isTmaStaged(r))
+      tmaIssuer = r->getParentOfType<scf::IfOp>();
   });
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (Operation *d = v.getDefiningOp()) {
-      addOp(d);
-      continue;
-    }
-    auto arg = cast<BlockArgument>(v);
-    auto l = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (l && arg != l.getInductionVar() && holdsTma(l))
-      return l.emitOpError("WSPEC=load1: a TMA copy's index depends on the fold's carried state");
-  }
-  return success();
+  inProducer = true;
+  if (failed(emitBlock(op.getThenRegion().front())))
+    return failure();
+  inProducer = false;
+  os << "return;\n";
+  os.unindent();
+  os << "}\n";
+  taken = takenBefore;
+  names = namesBefore;
+  return emitBlock(op.getElseRegion().front());
 }
 
-/// The producer's part of an op: the copies themselves, the slice, loops
-/// that hold copies as bare counted loops (no carried state).
-LogicalResult KernelEmitter::emitProducerOp(Operation &op) {
-  if (auto r = dyn_cast<vector::TransferReadOp>(op); r && monoid::isTmaStaged(r))
-    return emitTmaStage(r);
-  if (!producerOps.contains(&op))
-    return success();
-  if (auto l = dyn_cast<scf::ForOp>(op)) {
-    if (!holdsTma(l)) {
-      fullEmit = true;
-      LogicalResult r = emitFor(l);
-      fullEmit = false;
-      return r;
-    }
-    std::string iv = define(l.getInductionVar());
-    os << "for (long long " << iv << " = " << ref(l.getLowerBound()) << "; " << iv << " < "
-       << ref(l.getUpperBound()) << "; " << iv << " += " << ref(l.getStep()) << ") {\n";
-    os.indent();
-    if (failed(emitBlock(*l.getBody())))
-      return failure();
-    os.unindent();
-    os << "}\n";
-    return success();
-  }
-  fullEmit = true;
-  LogicalResult r = emitOp(op);
-  fullEmit = false;
-  return r;
+/// The producer's last copies must land before the CTA exits: it waits for
+/// the last fill of each buffer.
+void KernelEmitter::drainTma() {
+  for (auto &[buf, t] : tmaBufs)
+    os << "for (unsigned f = " << buf << "_w > " << t.slots << " ? " << buf << "_w - " << t.slots
+       << " : 0; f < " << buf << "_w; ++f) attncc_mbar_wait(&" << buf << "_full[f % " << t.slots
+       << "], (f / " << t.slots << ") & 1);\n";
 }
 
 } // namespace attncc::codegen

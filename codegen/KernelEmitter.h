@@ -7,7 +7,7 @@
 //   EmitMemory.cpp    reads and writes, fragment layouts, staging through
 //                     shared memory (sync, cp.async), the waits and barriers
 //                     attncc-place-waits wrote
-//   EmitTma.cpp       TMA copies and their mbarriers, the producer warp
+//   EmitTma.cpp       TMA copies and their mbarriers, the warp roles
 //   EmitMma.cpp       mma.sync contractions (and the register repack of P)
 //   EmitWgmma.cpp     wgmma contractions, their accumulator fences, turns
 //   EmitControl.cpp   scf.for, scf.if, compares and reductions
@@ -76,7 +76,7 @@ private:
   DenseMap<Value, std::string> smemOf;  // staged block -> its __shared__ array
   DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
   DenseMap<Operation *, std::string> handoffSlab; // REPACK=smem: contraction -> its P slab
-  llvm::DenseMap<int64_t, std::string> ringBuf; // attncc.ring id -> its __shared__ array
+  std::map<int64_t, std::string> bufAt; // attncc.smem_offset -> the __shared__ array there
   struct TmaBuf {
     int64_t slots = 1;     // ring buffers (1: not a ring)
     int64_t slotElems = 0; // elements per buffer
@@ -89,9 +89,8 @@ private:
   std::string curLayout;                // layout of the result being emitted
   int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
   int64_t producers = 0;                // WSPEC=load1: a warp after them that only copies blocks in
-  bool producerMode = false;            // emitting the producer warp's part of the body
-  bool fullEmit = false;                // producer: inside an index loop it needs whole
-  DenseSet<Operation *> producerOps;    // producer: the ops the copies' indices and loops need
+  bool inProducer = false;              // emitting the producer role (attncc-warp-specialize)
+  Operation *tmaIssuer = nullptr;       // the producer role's branch that issues the copies
 
   SmallVector<Operation *> waitsBeforeLoop; // attncc-place-waits ops printed inside emitFor
   DenseMap<Value, SmallVector<std::string>> dims; // memref -> dimension expressions
@@ -142,16 +141,15 @@ private:
   void waitFor(Value staged);
   LogicalResult emitSync(Operation *op);
 
-  // --- EmitTma.cpp: TMA copies, their mbarriers, the producer warp (WSPEC)
+  // --- EmitTma.cpp: TMA copies, their mbarriers, the warp roles (WSPEC)
   vector::TransferReadOp tmaBlock(Value v);
   LogicalResult emitTmaStage(vector::TransferReadOp op);
   void waitTma(Value v);
   bool releasableAfter(Value b, Operation *c);
   SmallVector<Value> carriedLike(Value b);
   LogicalResult releaseTma(Value v, ArrayRef<Value> carried, Operation *at);
-  static bool holdsTma(Operation *op);
-  LogicalResult collectProducerOps(gpu::GPUFuncOp f);
-  LogicalResult emitProducerOp(Operation &op);
+  LogicalResult emitRoles(scf::IfOp op);
+  void drainTma();
 
   // --- EmitMma.cpp: mma.sync
   bool onlyPacked(arith::TruncFOp t);

@@ -90,6 +90,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(mlir::attncc::createAtomize());      // fragment layouts for mma.sync / wgmma
     pm.addPass(mlir::attncc::createAllocateSmem()); // staged blocks' places in shared memory
     pm.addPass(mlir::attncc::createPlaceWaits());   // when copies and products land
+    pm.addPass(mlir::attncc::createWarpSpecialize()); // WSPEC: producer and consumer roles
   }
 }
 

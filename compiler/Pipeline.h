@@ -9,8 +9,8 @@
 //           Pipeline.cpp is the list)
 //   tile    the GPU kernels: lower-contract, map-to-gpu, launch-sink,
 //           gpu-kernel-outlining, canonicalize + cse, atomize, allocate-smem,
-//           place-waits: a host function of launches and a gpu.module per
-//           kernel
+//           place-waits, warp-specialize: a host function of launches and a
+//           gpu.module per kernel
 //
 // `cuda` and `ptx` are printed from `tile` by codegen/ and runtime/.
 //

@@ -35,6 +35,9 @@
 //   attncc.turn                          a fold contraction issued in
 //                                        warpgroup turns (attncc-overlap,
 //                                        OVERLAP=wg)
+//   attncc.roles  (unit)                 the scf.if that splits a kernel into
+//                                        its producer (then) and consumer
+//                                        (else) warps (attncc-warp-specialize)
 //   attncc.family = "wgmma"              a contraction partition tiled for
 //                                        wgmma (absent: mma.sync)
 //   attncc.atom   = "mma.m16n8k16"       a contraction's instruction

@@ -300,6 +300,23 @@ def PlaceWaits : Pass<"attncc-place-waits", "ModuleOp"> {
   let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect"];
 }
 
+def WarpSpecialize : Pass<"attncc-warp-specialize", "ModuleOp"> {
+  let summary = "WSPEC=load1|load4: split a TMA kernel into a producer role that issues the copies and the consumers";
+  let description = [{
+    After attncc-place-waits, for a kernel whose `attncc.tile` has
+    `producers`: wraps the body in `scf.if %warp >= W` marked `attncc.roles`.
+    The then region is the producers' (`nvvm.setmaxregister decrease 40`
+    for a producer warpgroup), where one thread (`%warp == W && lane == 0`)
+    runs a clone of the TMA copies, the index math they need and the loops
+    around them as bare counted loops; the else region is the consumers'
+    (`nvvm.setmaxregister increase R`, R the registers the producers leave,
+    at most 256), the kernel as it was. Refuses a TMA copy inside a branch
+    and one whose index depends on the fold's carried state.
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
   let summary = "EXP=ex2: exp(x - y) becomes exp2(fma(x, log2 e, -y log2 e)) with fastmath<afn>";
   let description = [{

@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 attncc=${ATTNCC:-$root/build/tools/attncc/attncc}
 ops=(nvvm.cp.async.commit.group nvvm.cp.async.wait.group nvvm.fence.proxy gpu.barrier nvvm.barrier
-     nvvm.wgmma.wait.group.sync.aligned 'nvvm.inline_ptx ""')
+     nvvm.wgmma.wait.group.sync.aligned 'nvvm.inline_ptx ""' nvvm.setmaxregister '{attncc.roles}')
 # shellcheck source=scripts/bench-list.sh
 source "$root/scripts/bench-list.sh"
 count() {
@@ -17,9 +17,15 @@ count() {
   ir=$("$attncc" compile --ir tile --target sm_90a "$@")
   line="$name:"
   for op in "${ops[@]}"; do
-    re=${op//./\\.}
-    n=$(grep -cE -- "(^|[ =])${re}( |\$)" <<<"$ir" || true)
-    [ "$n" = 0 ] || line+=" ${op%% *}=$n"
+    if [[ $op == "{"* ]]; then # an attribute: its dictionary entry
+      n=$(grep -cF -- "$op" <<<"$ir" || true)
+      op=${op//[\{\}]/}
+    else # an op: its name, then a space or the end of the line
+      re=${op//./\\.}
+      n=$(grep -cE -- "(^|[ =])${re}( |\$)" <<<"$ir" || true)
+      op=${op%% *}
+    fi
+    [ "$n" = 0 ] || line+=" $op=$n"
   done
   echo "$line"
 }

@@ -1,0 +1,191 @@
+//===- WarpSpecialize.cpp - attncc-warp-specialize (WSPEC=load1|load4) ----===//
+//
+// Pre:  an outlined tiled kernel after attncc-place-waits whose attncc.tile
+//       has producers = P (WSPEC=load1: P = 1, load4: P = 4 warps after the
+//       W warps that hold rows), with its blocks staged by TMA
+//       (attncc.stage = #monoid.staged<tma, swz>).
+// Post: the kernel body is split by warp role:
+//         %warp = gpu.subgroup_id, %lane = gpu.lane_id
+//         scf.if %warp >= W {                    attncc.roles: the producers
+//           nvvm.setmaxregister decrease 40      (load4: a whole warpgroup)
+//           scf.if %warp == W { scf.if lane == 0 {   one thread issues every copy
+//             <the TMA copies, the index math they need, and the loops
+//              around them as bare counted loops>
+//           } }
+//         } else {                               the consumers
+//           nvvm.setmaxregister increase R       (load4: R = the registers the
+//                                                 producers leave, per thread,
+//                                                 at most 256)
+//           <the kernel as it was>
+//         }
+//       The producer's TMA reads are clones of the consumers' (same staging,
+//       ring and shared-memory offset): the producer issues each copy as soon
+//       as its slot is free, the consumers only wait for it to land.
+// Refused: a TMA copy inside a branch, or one whose index depends on the
+// fold's carried state (the producer runs the loops without it).
+// (Until 2026-12-01 the CUDA emitter computed this slice, collectProducerOps,
+// and printed the body twice.)
+//
+//===----------------------------------------------------------------------===//
+#include "ir/MonoidDialect.h"
+#include "ir/TileAttrs.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/IRMapping.h"
+
+#define DEBUG_TYPE "attncc-warp-specialize"
+
+namespace mlir::attncc {
+#define GEN_PASS_DEF_WARPSPECIALIZE
+#include "passes/Passes.h.inc"
+} // namespace mlir::attncc
+
+using namespace mlir;
+
+namespace {
+
+bool holdsTma(Operation *op) {
+  bool any = false;
+  op->walk([&](vector::TransferReadOp r) { any = any || monoid::isTmaStaged(r); });
+  return any;
+}
+
+/// The ops the producer needs: the TMA reads, the backward slice of their
+/// indices and of the bounds of the loops around them. An index loop in it
+/// (a clip) is needed whole, with what its body reads from outside.
+LogicalResult producerSlice(gpu::GPUFuncOp f, DenseSet<Operation *> &slice) {
+  SmallVector<Value> work;
+  auto addOp = [&](Operation *d) {
+    if (!slice.insert(d).second)
+      return;
+    for (Value v : d->getOperands())
+      work.push_back(v);
+    if (!isa<scf::ForOp>(d) || !holdsTma(d))
+      d->walk([&](Operation *in) {
+        for (Value v : in->getOperands())
+          work.push_back(v);
+      });
+  };
+  WalkResult bad = f.walk([&](vector::TransferReadOp r) {
+    if (!monoid::isTmaStaged(r))
+      return WalkResult::advance();
+    slice.insert(r);
+    for (Value v : r->getOperands()) // the indices, and the padding the clone names
+      work.push_back(v);
+    for (Operation *p = r->getParentOp(); p != f.getOperation(); p = p->getParentOp()) {
+      auto l = dyn_cast<scf::ForOp>(p);
+      if (!l) {
+        r.emitOpError("attncc-warp-specialize: WSPEC=load1: a TMA copy inside a branch is not supported");
+        return WalkResult::interrupt();
+      }
+      slice.insert(l);
+      work.append({l.getLowerBound(), l.getUpperBound(), l.getStep()});
+    }
+    return WalkResult::advance();
+  });
+  if (bad.wasInterrupted())
+    return failure();
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (Operation *d = v.getDefiningOp()) {
+      addOp(d);
+      continue;
+    }
+    auto arg = cast<BlockArgument>(v);
+    auto l = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (l && arg != l.getInductionVar() && holdsTma(l))
+      return l.emitOpError("attncc-warp-specialize: WSPEC=load1: a TMA copy's index depends on the fold's "
+                           "carried state");
+  }
+  return success();
+}
+
+/// Clones the slice ops of `from` into the builder's block, in order; a
+/// loop that holds TMA copies becomes a bare counted loop over its slice.
+void cloneSlice(OpBuilder &b, Block &from, const DenseSet<Operation *> &slice, IRMapping &map) {
+  for (Operation &op : from.without_terminator()) {
+    if (!slice.contains(&op))
+      continue;
+    auto l = dyn_cast<scf::ForOp>(op);
+    if (!l || !holdsTma(l)) {
+      b.clone(op, map);
+      continue;
+    }
+    auto bare = b.create<scf::ForOp>(l.getLoc(), map.lookupOrDefault(l.getLowerBound()),
+                                     map.lookupOrDefault(l.getUpperBound()), map.lookupOrDefault(l.getStep()));
+    bare.getInductionVar().setLoc(l.getInductionVar().getLoc());
+    map.map(l.getInductionVar(), bare.getInductionVar());
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(bare.getBody()->getTerminator());
+    cloneSlice(b, *l.getBody(), slice, map);
+  }
+}
+
+struct WarpSpecialize : mlir::attncc::impl::WarpSpecializeBase<WarpSpecialize> {
+  LogicalResult specialize(gpu::GPUFuncOp f) {
+    auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
+    auto p = tile ? tile.getAs<IntegerAttr>("producers") : IntegerAttr();
+    if (!p)
+      return success();
+    int64_t producers = p.getInt(), warps = tile.getAs<IntegerAttr>("warps").getInt();
+    DenseSet<Operation *> slice;
+    if (failed(producerSlice(f, slice)))
+      return failure();
+
+    Block &body = f.getBody().front();
+    Operation *ret = body.getTerminator();
+    SmallVector<Operation *> kernel;
+    for (Operation &op : body.without_terminator())
+      kernel.push_back(&op);
+
+    Location loc = f.getLoc();
+    OpBuilder b(ret);
+    auto index = [&](int64_t v) { return b.create<arith::ConstantIndexOp>(loc, v).getResult(); };
+    // The warp (subgroup) and lane of this thread.
+    Value warp = b.create<gpu::SubgroupIdOp>(loc, /*upper_bound=*/nullptr);
+    Value lane = b.create<gpu::LaneIdOp>(loc, /*upper_bound=*/nullptr);
+    Value isProducer =
+        b.create<arith::CmpIOp>(monoid::named(loc, "producer"), arith::CmpIPredicate::sge, warp, index(warps));
+    auto roles = b.create<scf::IfOp>(loc, isProducer, /*withElseRegion=*/true);
+    roles->setAttr("attncc.roles", b.getUnitAttr());
+
+    // The consumers: the kernel as it was.
+    Block *consumer = &roles.getElseRegion().front();
+    for (Operation *op : kernel)
+      op->moveBefore(consumer->getTerminator());
+    // A producer warpgroup (load4) hands registers to the consumers:
+    // setmaxnreg is per warpgroup, so it needs whole warpgroups.
+    const int64_t prodRegs = 40;
+    if (producers == 4) {
+      int64_t consRegs = std::min<int64_t>(256, (65536 - 128 * prodRegs) / (warps * 32) / 8 * 8);
+      b.setInsertionPointToStart(consumer);
+      b.create<NVVM::SetMaxRegisterOp>(loc, consRegs, NVVM::SetMaxRegisterAction::increase);
+    }
+
+    // The producers: one thread issues every copy.
+    b.setInsertionPoint(roles.getThenRegion().front().getTerminator());
+    if (producers == 4)
+      b.create<NVVM::SetMaxRegisterOp>(loc, prodRegs, NVVM::SetMaxRegisterAction::decrease);
+    Value first = b.create<arith::CmpIOp>(monoid::named(loc, "loader"), arith::CmpIPredicate::eq, warp, index(warps));
+    auto firstWarp = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+    b.setInsertionPoint(firstWarp.getThenRegion().front().getTerminator());
+    Value lane0 = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, lane, index(0));
+    auto issuer = b.create<scf::IfOp>(loc, lane0, /*withElseRegion=*/false);
+    b.setInsertionPoint(issuer.getThenRegion().front().getTerminator());
+    IRMapping map;
+    cloneSlice(b, *consumer, slice, map);
+    return success();
+  }
+
+  void runOnOperation() override {
+    WalkResult r = getOperation().walk([&](gpu::GPUFuncOp f) {
+      return failed(specialize(f)) ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
