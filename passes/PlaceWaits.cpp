@@ -119,8 +119,10 @@ private:
       b.create<gpu::BarrierOp>(note(why));
       return;
     }
-    auto i32 = [&](int64_t v) { return b.create<arith::ConstantOp>(note(why), b.getI32IntegerAttr(v)).getResult(); };
-    Value id = i32(15), n = i32(warps * 32);
+    auto i32 = [&](int64_t v, const char *name) {
+      return b.create<arith::ConstantOp>(note(name), b.getI32IntegerAttr(v)).getResult();
+    };
+    Value id = i32(15, "consumers_barrier"), n = i32(warps * 32, "consumer_threads");
     b.create<NVVM::BarrierOp>(note(why), TypeRange{}, id, n, NVVM::BarrierReductionAttr{}, Value{});
   }
 

@@ -144,8 +144,8 @@ struct WarpSpecialize : mlir::attncc::impl::WarpSpecializeBase<WarpSpecialize> {
     OpBuilder b(ret);
     auto index = [&](int64_t v) { return b.create<arith::ConstantIndexOp>(loc, v).getResult(); };
     // The warp (subgroup) and lane of this thread.
-    Value warp = b.create<gpu::SubgroupIdOp>(loc, /*upper_bound=*/nullptr);
-    Value lane = b.create<gpu::LaneIdOp>(loc, /*upper_bound=*/nullptr);
+    Value warp = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upper_bound=*/nullptr);
+    Value lane = b.create<gpu::LaneIdOp>(monoid::named(loc, "lane"), /*upper_bound=*/nullptr);
     Value isProducer =
         b.create<arith::CmpIOp>(monoid::named(loc, "producer"), arith::CmpIPredicate::sge, warp, index(warps));
     auto roles = b.create<scf::IfOp>(loc, isProducer, /*withElseRegion=*/true);
