@@ -2,8 +2,9 @@
 //
 // Private to codegen/. One KernelEmitter prints one gpu.func as a CUDA
 // __global__ function; its member functions are defined by op family:
-//   CudaEmitter.cpp   names, literals, the arith/math table, dispatch
-//                     (emitOp), the kernel's frame (emitKernel), emitCuda
+//   CudaEmitter.cpp   names, dispatch (emitOp), the kernel's frame
+//                     (emitKernel), emitCuda
+//   EmitScalar.cpp    types, literals, the arith/math op -> text table
 //   EmitMemory.cpp    reads and writes, fragment layouts, staging through
 //                     shared memory (sync, cp.async), the waits and barriers
 //                     attncc-place-waits wrote
@@ -116,6 +117,7 @@ private:
   void assign(ArrayRef<std::string> targets, ValueRange values, ValueRange like);
   void declareVar(const std::string &name, Value v);
   LogicalResult emitOp(Operation &op);
+  LogicalResult emitScalar(Operation *op); // EmitScalar.cpp: the arith and math table
   LogicalResult builtin(Operation *op, const char *var, gpu::Dimension d);
 
   // --- EmitMemory.cpp: fragment layouts, reads and writes, staging and its waits
