@@ -308,9 +308,11 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     params.push_back("const __grid_constant__ attncc_tmap " + n);
   }
   std::string bounds;
-  if (auto block = f.getKnownBlockSizeAttr())
+  if (auto block = f.getKnownBlockSizeAttr()) {
+    auto minCtas = f->getAttrOfType<IntegerAttr>(NVVM::NVVMDialect::getMinctasmAttrName());
     bounds = "__launch_bounds__(" + std::to_string(block[0] * block[1] * block[2]) +
-             (f->hasAttr("attncc.tile") ? ", 1" : "") + ") ";
+             (minCtas ? ", " + std::to_string(minCtas.getInt()) : "") + ") ";
+  }
   os << "extern \"C\" __global__ void " << bounds << f.getName() << "(";
   for (size_t i = 0; i < params.size(); ++i)
     os << (i ? ",\n    " : "") << params[i];

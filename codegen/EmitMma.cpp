@@ -97,7 +97,9 @@ LogicalResult KernelEmitter::emitContract(vector::ContractionOp op) {
   };
   // (The n8 tiles come in pairs: both the key block and the head dim are
   // multiples of 16, the depth of one of the two products.)
-  bool x4 = rl == "smem" && op->hasAttr("attncc.ldmatrix") && nfN % 2 == 0;
+  bool x4 = rl == "smem" && op->hasAttr("attncc.ldmatrix"); // attncc-ldmatrix-x4 checked N
+  if (x4 && nfN % 2)
+    return op.emitOpError("attncc.ldmatrix = \"x4\" needs an even number of n8 tiles, not ") << nfN;
   // REPACK=smem (attncc-handoff): the C fragments of the left operand go
   // to this warp's rows of a shared slab and come back as A fragments.
   std::string slab;

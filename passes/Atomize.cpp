@@ -42,6 +42,7 @@
 #include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #define DEBUG_TYPE "attncc-atomize"
@@ -303,6 +304,10 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     if (producers)
       tileAttrs.push_back(b.getNamedAttr("producers", b.getI64IntegerAttr(producers)));
     f->setAttr("attncc.tile", b.getDictionaryAttr(tileAttrs));
+    // A tiled CTA is sized to have an SM to itself (its registers and shared
+    // memory): NVVM's minimum of CTAs per SM, which the emitter prints in
+    // __launch_bounds__.
+    f->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
     return success();
   }
 

@@ -9,8 +9,8 @@
 //       The emitter then reads the B fragments of two adjacent n8 tiles
 //       with one ldmatrix.x4 (.trans for a [k x n] block such as V) instead
 //       of two ldmatrix.x2: half the shared-memory load instructions for
-//       the same bytes (the n8 tiles come in pairs: the key block and the
-//       head dim are multiples of 16).
+//       the same bytes. A contraction whose N is an odd number of n8 tiles
+//       is not marked (it keeps x2).
 //
 // The peephole changes which instruction moves the bytes, not what the
 // kernel computes: the same registers end up holding the same fragments.
@@ -56,7 +56,10 @@ struct LdmatrixX4Pass : mlir::attncc::impl::LdmatrixX4Base<LdmatrixX4Pass> {
         vector::TransferReadOp r = monoid::stagedRead(c.getRhs());
         if (!r)
           return;
-        if (!monoid::isTma(r))
+        // ldmatrix.x4 reads two adjacent n8 tiles: N must hold an even
+        // number of them (an odd one keeps x2).
+        auto acc = dyn_cast<VectorType>(c.getAccType());
+        if (!monoid::isTma(r) && acc && acc.getRank() == 2 && acc.getDimSize(1) / 8 % 2 == 0)
           c->setAttr("attncc.ldmatrix", x4);
       });
     }

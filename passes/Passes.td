@@ -262,7 +262,7 @@ def Atomize : Pass<"attncc-atomize", "ModuleOp"> {
     records `attncc.tile = {warps, rows}`. The CUDA emitter turns each op
     into the per-thread code of its layout.
   }];
-  let dependentDialects = ["::mlir::monoid::MonoidDialect"];
+  let dependentDialects = ["::mlir::monoid::MonoidDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
 def AllocateSmem : Pass<"attncc-allocate-smem", "ModuleOp"> {

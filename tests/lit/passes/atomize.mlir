@@ -122,7 +122,7 @@ module attributes {gpu.container_module} {
 #v = affine_map<(i, j, d) -> (d, j)>
 
 // CHECK-LABEL: gpu.func @unstaged
-// CHECK-SAME:  kernel attributes {attncc.tile = {rows = 64 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>}
+// CHECK-SAME:  kernel attributes {attncc.tile = {rows = 64 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 1 : i32}
 // CHECK:       %[[QT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<a>, in_bounds = [false, true]}
 // CHECK:       scf.for
 // CHECK-NEXT:    %[[KT:.+]] = vector.transfer_read %{{.+}} {attncc.layout = #monoid.fragment<b.nk>, in_bounds = [false, true]}

@@ -101,3 +101,38 @@ func.func @unstaged(%q: memref<100x64xf16>, %kb: vector<64x64xf16>, %o: memref<1
 func.func @free_axis(%o: memref<100x64xf32>) attributes {attncc.schedule = #qx4} {
   return
 }
+
+// -----
+
+// ldmatrix.x4 reads two adjacent n8 tiles: P*V with a head dim of 40 (five
+// n8 tiles) keeps x2; Q*K^T over 64 keys (eight) is marked.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+#odd = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d1/cp/pad/x4">
+
+// CHECK-LABEL: func.func @odd_n8
+// CHECK:         vector.contract {{.+}} {attncc.ldmatrix = "x4"} : vector<64x48xf16>, vector<64x48xf16> into vector<64x64xf32>
+// CHECK-NOT:     attncc.ldmatrix
+// CHECK:         vector.contract {{.+}} : vector<64x64xf16>, vector<64x40xf16> into vector<64x40xf32>
+func.func @odd_n8(%q: memref<100x48xf16>, %k: memref<100x48xf16>, %v: memref<100x40xf16>, %o: memref<100x40xf32>) attributes {attncc.schedule = #odd} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %zo = arith.constant dense<0.0> : vector<64x40xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<100x48xf16>, vector<64x48xf16>
+  %fold = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%acc = %zo) -> (vector<64x40xf32>) {
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x48xf16>, vector<64x48xf16>
+    %v_j = vector.transfer_read %v[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x40xf16>, vector<64x40xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero : vector<64x48xf16>, vector<64x48xf16> into vector<64x64xf32>
+    %p = arith.truncf %qk : vector<64x64xf32> to vector<64x64xf16>
+    %o_j = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %v_j, %acc : vector<64x64xf16>, vector<64x40xf16> into vector<64x40xf32>
+    scf.yield %o_j : vector<64x40xf32>
+  }
+  vector.transfer_write %fold, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x40xf32>, memref<100x40xf32>
+  return
+}
