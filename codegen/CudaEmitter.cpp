@@ -168,7 +168,6 @@ void KernelEmitter::declareVar(const std::string &name, Value v) {
 }
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
-  curBlock = op.getBlock();
   if (isa<arith::ArithDialect, math::MathDialect>(op.getDialect()))
     return emitScalar(&op);
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
@@ -241,6 +240,11 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case<NVVM::CpAsyncWaitGroupOp, NVVM::CpAsyncCommitGroupOp, NVVM::FenceProxyOp, gpu::BarrierOp,
             NVVM::BarrierOp, NVVM::WgmmaWaitGroupSyncOp>([&](Operation *o) { return emitSync(o); })
       .Case([&](NVVM::InlinePtxOp o) { return emitFenceAccumulators(o); })
+      .Case([&](monoid::TmaWaitOp o) {
+        waitTma(o.getBlock());
+        return success();
+      })
+      .Case([&](monoid::TmaReleaseOp o) { return releaseTma(o.getBlock(), o.getUnless()); })
       .Case([&](scf::ForOp o) { return emitFor(o); })
       .Case([&](scf::IfOp o) { return emitIf(o); })
       .Case([&](gpu::ReturnOp) {

@@ -61,19 +61,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
   if (failed(emitBlock(*f.getBody())))
     return failure();
   auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
-  // TMA blocks this iteration read and does not carry on: their buffers
-  // are free for the fills of later iterations.
-  // Candidates: the blocks carried in, and blocks read in this body
-  // without a ring (d1: one buffer, refilled every iteration).
-  SmallVector<Value> blocks(f.getRegionIterArgs());
-  for (auto r : f.getBody()->getOps<vector::TransferReadOp>())
-    blocks.push_back(r.getResult());
-  for (Value b : inProducer ? SmallVector<Value>() : blocks) {
-    if (!tmaBlock(b) || llvm::is_contained(yield.getOperands(), b) || tmaReleased.contains(b))
-      continue;
-    if (failed(releaseTma(b, carriedLike(b), f)))
-      return failure();
-  }
   // A yield that passes one iter arg into another needs copies first.
   bool aliases = llvm::any_of(yield.getOperands(), [&](Value v) {
     return llvm::is_contained(f.getRegionIterArgs(), v);

@@ -208,13 +208,6 @@ std::string KernelEmitter::slotOf(const std::string &buf, const char *counter) {
   return slots == 1 ? "0" : "(" + buf + counter + " % " + std::to_string(slots) + ")";
 }
 
-/// Before a staged block is read: a TMA block's mbarrier wait (the waits
-/// of the other copies are ops of attncc-place-waits).
-void KernelEmitter::waitFor(Value staged) {
-  if (auto r = monoid::stagedRead(staged); r && monoid::isTma(r))
-    waitTma(staged);
-}
-
 /// The commits, waits, fences and barriers attncc-place-waits wrote; the
 /// op's NameLoc says why, as a comment.
 LogicalResult KernelEmitter::emitSync(Operation *op) {

@@ -40,10 +40,6 @@ LogicalResult KernelEmitter::emitContract(vector::ContractionOp op) {
   bool bf = lhsT.getElementType().isBF16();
   std::string ll = layoutOf(op.getLhs()), rl = layoutOf(op.getRhs());
   bool kn = op.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, op.getContext());
-  if (ll == "smem")
-    waitFor(op.getLhs());
-  if (rl == "smem")
-    waitFor(op.getRhs());
   std::string n = define(op.getResult());
   int64_t cnt = count(op.getResult());
   os << "// " << n << ": " << acc.getDimSize(0) << "x" << acc.getDimSize(1) << "x"

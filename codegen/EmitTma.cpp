@@ -85,11 +85,9 @@ LogicalResult KernelEmitter::emitTmaStage(vector::TransferReadOp op) {
   return success();
 }
 
-/// Before a TMA block is first read by this thread: wait for its "full"
-/// phase. Blocks of one buffer are read in the order they were filled.
+/// monoid.tma_wait (attncc-place-waits): wait for the block's "full" phase.
+/// Blocks of one buffer are read in the order they were filled.
 void KernelEmitter::waitTma(Value v) {
-  if (!tmaWaited.insert(v).second)
-    return;
   std::string buf = smemOf[monoid::stagedRead(v).getResult()];
   const TmaBuf &t = tmaBufs[buf];
   std::string S = std::to_string(t.slots), slot = slotOf(buf, "_r");
@@ -98,51 +96,12 @@ void KernelEmitter::waitTma(Value v) {
   os << "++" << buf << "_r;\n";
 }
 
-/// Whether `b`, a TMA block of the fold body that holds `c`, is free once
-/// `c` completes: read in this iteration, not passed on, and no later op
-/// of the body reads it (and the emitter is at the body's level).
-bool KernelEmitter::releasableAfter(Value b, Operation *c) {
-  auto loop = dyn_cast_or_null<scf::ForOp>(c->getParentOp());
-  if (!loop || curBlock != c->getBlock() || tmaReleased.contains(b) || !tmaWaited.contains(b) ||
-      !tmaBlock(b))
-    return false;
-  bool ofLoop = isa<BlockArgument>(b) ? cast<BlockArgument>(b).getOwner() == loop.getBody()
-                                      : b.getParentBlock() == loop.getBody();
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  if (!ofLoop || llvm::is_contained(yield.getOperands(), b))
-    return false;
-  for (Operation *u : b.getUsers()) {
-    Operation *at = loop.getBody()->findAncestorOpInBlock(*u);
-    if (at && at != c && c->isBeforeInBlock(at))
-      return false;
-  }
-  return true;
-}
-
-/// The blocks of `b`'s buffer that the loop carried `b` in passes on to the
-/// next iteration (not fresh reads): `b` may be one of them at run time.
-SmallVector<Value> KernelEmitter::carriedLike(Value b) {
-  SmallVector<Value> carried;
-  auto arg = dyn_cast<BlockArgument>(b);
-  if (!arg)
-    return carried;
-  auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
-  std::string buf = smemOf[monoid::stagedRead(b).getResult()];
-  for (Value y : cast<scf::YieldOp>(loop.getBody()->getTerminator()).getOperands())
-    if (auto ry = tmaBlock(y); ry && smemOf[ry.getResult()] == buf && !y.getDefiningOp<vector::TransferReadOp>())
-      carried.push_back(y);
-  return carried;
-}
-
-/// After a fold iteration's last read of a TMA block: each warp arrives on
-/// the "empty" barrier of its buffer, so the next fill may overwrite it.
+/// monoid.tma_release (attncc-place-waits): each warp arrives on the
+/// "empty" barrier of the block's buffer, so the next fill may overwrite it.
 /// `carried` are the blocks of the same buffer the iteration passes on: a
 /// block that is also one of them (the overlap's first P*V reuses block 0)
 /// is not released yet.
-LogicalResult KernelEmitter::releaseTma(Value v, ArrayRef<Value> carried, Operation *at) {
-  if (!tmaWaited.contains(v))
-    return at->emitOpError("a TMA block is released before it is read");
-  tmaReleased.insert(v);
+LogicalResult KernelEmitter::releaseTma(Value v, ValueRange carried) {
   std::string buf = smemOf[monoid::stagedRead(v).getResult()];
   const TmaBuf &t = tmaBufs[buf];
   std::string guard;

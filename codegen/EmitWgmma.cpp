@@ -37,9 +37,7 @@ std::string wgmmaFunction(int64_t n, bool bf, bool regA, bool transB) {
 }
 
 /// nvvm.inline_ptx "" rw(%acc, ...) after a wgmma wait (attncc-place-waits):
-/// a register fence on each completed accumulator. A TMA block whose last
-/// reader in this iteration is one of those products goes back to the
-/// producer now, not at the end of the iteration.
+/// a register fence on each completed accumulator.
 LogicalResult KernelEmitter::emitFenceAccumulators(NVVM::InlinePtxOp op) {
   if (!op.getPtxCode().empty() || !op.getReadOnlyArgs().empty() || op.getNumResults() || op.getPredicate())
     return op.emitOpError("the CUDA emitter prints only the empty register fence of attncc-place-waits");
@@ -48,12 +46,6 @@ LogicalResult KernelEmitter::emitFenceAccumulators(NVVM::InlinePtxOp op) {
       return op.emitOpError("fences only the products of contractions");
     os << "#pragma unroll\nfor (int e = 0; e < " << count(v) << "; ++e) attncc_fence_operand(" << ref(v)
        << "[e]);\n";
-  }
-  for (Value v : op.getReadWriteArgs()) {
-    Operation *c = v.getDefiningOp();
-    for (Value b : c->getOperands())
-      if (releasableAfter(b, c))
-        (void)releaseTma(b, carriedLike(b), c);
   }
   return success();
 }
@@ -64,9 +56,24 @@ LogicalResult KernelEmitter::emitFenceAccumulators(NVVM::InlinePtxOp op) {
 /// warpgroup's 128 arrive).
 bool KernelEmitter::isTurn(Operation *op) { return op && isa<vector::ContractionOp>(op) && op->hasAttr("attncc.turn"); }
 
-bool KernelEmitter::turnStarts(Operation *op) { return isTurn(op) && !isTurn(op->getPrevNode()); }
+/// Adjacent: with nothing but the waits for TMA blocks between them (a
+/// wait is for the block's mbarrier, not an instruction of the run).
+static Operation *prevSkippingTmaWaits(Operation *op) {
+  do
+    op = op->getPrevNode();
+  while (op && isa<monoid::TmaWaitOp>(op));
+  return op;
+}
+static Operation *nextSkippingTmaWaits(Operation *op) {
+  do
+    op = op->getNextNode();
+  while (op && isa<monoid::TmaWaitOp>(op));
+  return op;
+}
 
-bool KernelEmitter::turnEnds(Operation *op) { return isTurn(op) && !isTurn(op->getNextNode()); }
+bool KernelEmitter::turnStarts(Operation *op) { return isTurn(op) && !isTurn(prevSkippingTmaWaits(op)); }
+
+bool KernelEmitter::turnEnds(Operation *op) { return isTurn(op) && !isTurn(nextSkippingTmaWaits(op)); }
 
 /// acc + lhs * rhs on wgmma.m64nNk16: each warpgroup issues KC atoms for
 /// its 64 rows. B is a descriptor of its swizzled block; A a descriptor
@@ -85,9 +92,6 @@ LogicalResult KernelEmitter::emitWgmma(vector::ContractionOp op) {
   bool regA = ll != "smem";
   if (regA && ll != "a" && ll != "c")
     return op.emitOpError("left operand layout '") << ll << "' cannot feed wgmma";
-  if (!regA)
-    waitFor(op.getLhs());
-  waitFor(op.getRhs());
   std::string fn = wgmmaName(n, bf, regA, kn);
   helpers[fn] = wgmmaFunction(n, bf, regA, kn);
   std::string res = define(op.getResult());

@@ -18,6 +18,7 @@
 #ifndef ATTNCC_CODEGEN_KERNELEMITTER_H
 #define ATTNCC_CODEGEN_KERNELEMITTER_H
 
+#include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -84,9 +85,6 @@ private:
   };
   std::map<std::string, TmaBuf> tmaBufs;      // TMA-staged __shared__ array -> its pipeline
   std::map<std::pair<unsigned, int64_t>, std::string> tmaParam; // (argument, box rows) -> descriptor
-  DenseSet<Value> tmaWaited;            // TMA blocks this thread waited for
-  Block *curBlock = nullptr;            // the block of the op being emitted
-  DenseSet<Value> tmaReleased;          // TMA blocks whose buffers were given back
   std::string curLayout;                // layout of the result being emitted
   int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
   int64_t producers = 0;                // WSPEC=load1: a warp after them that only copies blocks in
@@ -140,16 +138,13 @@ private:
   LogicalResult emitVectorStore(vector::StoreOp op);
   LogicalResult emitStage(vector::TransferReadOp op);
   std::string slotOf(const std::string &buf, const char *counter);
-  void waitFor(Value staged);
   LogicalResult emitSync(Operation *op);
 
   // --- EmitTma.cpp: TMA copies, their mbarriers, the warp roles (WSPEC)
   vector::TransferReadOp tmaBlock(Value v);
   LogicalResult emitTmaStage(vector::TransferReadOp op);
   void waitTma(Value v);
-  bool releasableAfter(Value b, Operation *c);
-  SmallVector<Value> carriedLike(Value b);
-  LogicalResult releaseTma(Value v, ArrayRef<Value> carried, Operation *at);
+  LogicalResult releaseTma(Value v, ValueRange carried);
   LogicalResult emitRoles(scf::IfOp op);
   void drainTma();
 

@@ -194,4 +194,46 @@ def Monoid_IdentityOp : Monoid_Op<"identity", [Pure]> {
   let hasVerifier = 1;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Tile level: the completion of TMA-staged blocks
+//===----------------------------------------------------------------------===//
+
+def Monoid_TmaWaitOp : Monoid_Op<"tma_wait"> {
+  let summary = "Wait until a TMA-staged block has landed in shared memory";
+  let description = [{
+    attncc-place-waits writes one before the first reader of each block
+    staged by TMA (`attncc.stage = #monoid.staged<tma, swz>`): the thread
+    waits on the block's "full" mbarrier. The mbarriers, and the fill and
+    wait counts that pick a ring slot and a phase, are not values of the IR
+    yet: the CUDA emitter keeps them per buffer (docs/design-tile-ir.md, the
+    step that makes them `nvgpu.mbarrier` ops).
+
+    ```mlir
+    monoid.tma_wait %k_j : vector<128x64xf16>
+    ```
+  }];
+  let arguments = (ins AnyVectorOfNonZeroRank:$block);
+  let assemblyFormat = "$block attr-dict `:` type($block)";
+}
+
+def Monoid_TmaReleaseOp : Monoid_Op<"tma_release"> {
+  let summary = "This warp is done with a TMA-staged block: its slot may be refilled";
+  let description = [{
+    attncc-place-waits writes one after the last reader of each block staged
+    by TMA in a fold iteration: every warp arrives on the block's "empty"
+    mbarrier, and the producer may copy the next block into its slot. The
+    `unless` operands are the blocks of the same buffer that the iteration
+    passes on to the next one: when the released block is one of them at
+    run time (OVERLAP=pv carries the previous V block), it is not released
+    yet.
+
+    ```mlir
+    monoid.tma_release %v_j unless %v_prev : vector<128x64xf16>, vector<128x64xf16>
+    ```
+  }];
+  let arguments = (ins AnyVectorOfNonZeroRank:$block, Variadic<AnyVectorOfNonZeroRank>:$unless);
+  let assemblyFormat = "$block (`unless` $unless^)? attr-dict `:` type($block) (`,` type($unless)^)?";
+}
+
 #endif // MONOID_OPS

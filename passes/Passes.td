@@ -294,8 +294,11 @@ def PlaceWaits : Pass<"attncc-place-waits", "ModuleOp"> {
     they refill); `nvvm.wgmma.wait.group.sync.aligned N` before the first
     reader of a wgmma product, followed by `nvvm.inline_ptx ""` with the
     completed accumulators as read-write operands (a register fence). N
-    counts the later groups that may stay in flight. TMA blocks' mbarrier
-    waits are not placed here yet.
+    counts the later groups that may stay in flight. A TMA-staged block gets
+    `monoid.tma_wait` before its first reader and `monoid.tma_release`
+    (its slot may be refilled; `unless` the blocks of its buffer the
+    iteration passes on) after the wgmma wait that completes its last
+    reader in a fold iteration, or at the end of the iteration.
   }];
   let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect"];
 }

@@ -28,8 +28,16 @@
 //                                              every group now complete, so
 //                                              no access of them moves above
 //                                              the wait
-//       TMA blocks are not handled here yet: their mbarrier waits and slot
-//       releases are still placed by the emitter (docs/design-tile-ir.md).
+//         monoid.tma_wait %blk                 before the first reader of a
+//                                              TMA-staged block
+//         monoid.tma_release %blk [unless %c]  after its last reader in a fold
+//                                              iteration (or at the end of
+//                                              it): its slot may be refilled;
+//                                              unless it is one of the blocks
+//                                              of its buffer the iteration
+//                                              passes on
+//       (the mbarriers themselves, and the counts that pick a slot and a
+//       phase, are still the emitter's: docs/design-tile-ir.md).
 //
 // Algorithm: one walk in program order with two ledgers, the staged copies
 // issued and not waited for, and the wgmma groups committed and not waited
@@ -46,13 +54,16 @@
 //     in, so that one barrier says both;
 //   * before a contraction reads a staged block: wait for the block (later
 //     copies stay in flight) and a barrier;
+//   * a TMA block is released right after the wgmma wait that completes
+//     its last reader in the iteration, or else at the end of the
+//     iteration, unless the iteration passes it on;
 //   * blocks copied before a loop and not carried into it are waited for
 //     once, before the loop; a loop that leaves copies pending (the last
 //     prefetch, never read) waits for them after it.
 // (Until 2026-12-01 the CUDA emitter ran this ledger while it printed.)
 //
 //===----------------------------------------------------------------------===//
-#include "ir/MonoidDialect.h"
+#include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
@@ -82,6 +93,16 @@ std::string nameOf(Value v) {
 
 bool isStagedBlock(Value v) { return monoid::stagedRead(v) && monoid::layoutOf(v) == "smem"; }
 
+/// The TMA read that fills `v` when `v` is a TMA block in shared memory.
+vector::TransferReadOp tmaBlock(Value v) {
+  auto r = monoid::stagedRead(v);
+  return r && monoid::isTma(r) && isa<VectorType>(v.getType()) && monoid::layoutOf(v) == "smem"
+             ? r
+             : vector::TransferReadOp();
+}
+
+int64_t smemOffset(vector::TransferReadOp r) { return r->getAttrOfType<IntegerAttr>("attncc.smem_offset").getInt(); }
+
 bool isCp(Value staged) {
   return monoid::isCp(monoid::stagedRead(staged));
 }
@@ -96,11 +117,12 @@ public:
     f.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
   }
 
-  void run(gpu::GPUFuncOp f) {
+  LogicalResult run(gpu::GPUFuncOp f) {
     Block &body = f.getBody().front();
     visitBlock(body);
     b.setInsertionPoint(body.getTerminator());
     flushMma();
+    return status;
   }
 
 private:
@@ -110,6 +132,9 @@ private:
   SmallVector<Value> pendingStages; // staged copies issued, not yet waited for
   SmallVector<Value> pendingMma;    // wgmma products committed, not yet waited for
   bool inIssueRun = false;          // the last op issued a staged copy
+  DenseSet<Value> tmaWaited;        // TMA blocks waited for
+  DenseSet<Value> tmaReleased;      // TMA blocks whose slots were given back
+  LogicalResult status = success();
 
   Location note(const std::string &text) { return NameLoc::get(b.getStringAttr(text)); }
 
@@ -142,6 +167,62 @@ private:
     b.create<NVVM::InlinePtxOp>(note("the accumulators of the completed groups"), TypeRange{}, ValueRange{},
                                 ValueRange(done), b.getStringAttr(""), Value{});
     pendingMma.erase(pendingMma.begin(), it + 1);
+    // A TMA block whose last reader in this iteration just completed goes
+    // back to the producer now, not at the end of the iteration.
+    for (Value d : done) {
+      Operation *c = d.getDefiningOp();
+      for (Value blk : c->getOperands())
+        if (releasableAfter(blk, c))
+          release(blk, carriedLike(blk), c);
+    }
+  }
+
+  /// Whether `blk`, a TMA block of the fold body that holds `c`, is free
+  /// once `c` completes: read in this iteration, not passed on, no later op
+  /// of the body reads it, and the wait is placed at the body's level.
+  bool releasableAfter(Value blk, Operation *c) {
+    auto loop = dyn_cast_or_null<scf::ForOp>(c->getParentOp());
+    if (!loop || b.getInsertionBlock() != c->getBlock() || tmaReleased.contains(blk) ||
+        !tmaWaited.contains(blk) || !tmaBlock(blk))
+      return false;
+    bool ofLoop = isa<BlockArgument>(blk) ? cast<BlockArgument>(blk).getOwner() == loop.getBody()
+                                          : blk.getParentBlock() == loop.getBody();
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    if (!ofLoop || llvm::is_contained(yield.getOperands(), blk))
+      return false;
+    for (Operation *u : blk.getUsers()) {
+      if (isa<monoid::TmaWaitOp, monoid::TmaReleaseOp>(u))
+        continue;
+      Operation *at = loop.getBody()->findAncestorOpInBlock(*u);
+      if (at && at != c && c->isBeforeInBlock(at))
+        return false;
+    }
+    return true;
+  }
+
+  /// The blocks of `blk`'s buffer that the loop carrying `blk` passes on to
+  /// the next iteration (not fresh reads): `blk` may be one of them at run
+  /// time.
+  SmallVector<Value> carriedLike(Value blk) {
+    SmallVector<Value> carried;
+    auto arg = dyn_cast<BlockArgument>(blk);
+    if (!arg)
+      return carried;
+    auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    int64_t at = smemOffset(monoid::stagedRead(blk));
+    for (Value y : cast<scf::YieldOp>(loop.getBody()->getTerminator()).getOperands())
+      if (auto ry = tmaBlock(y); ry && smemOffset(ry) == at && !y.getDefiningOp<vector::TransferReadOp>())
+        carried.push_back(y);
+    return carried;
+  }
+
+  void release(Value blk, ArrayRef<Value> carried, Operation *at) {
+    if (!tmaWaited.contains(blk)) {
+      status = at->emitOpError("attncc-place-waits: a TMA block is released before it is read");
+      return;
+    }
+    tmaReleased.insert(blk);
+    b.create<monoid::TmaReleaseOp>(note("this warp is done with " + nameOf(blk)), blk, carried);
   }
 
   void flushMma() {
@@ -152,8 +233,11 @@ private:
   /// Before staged block `v` is read: its copy has landed (later copies may
   /// stay in flight) and every thread's part of it is visible.
   void waitStage(Value v) {
-    if (monoid::isTma(monoid::stagedRead(v)))
-      return; // the emitter waits on its mbarrier
+    if (monoid::isTma(monoid::stagedRead(v))) {
+      if (tmaBlock(v) && tmaWaited.insert(v).second)
+        b.create<monoid::TmaWaitOp>(note(nameOf(v) + " landed"), v);
+      return;
+    }
     auto it = llvm::find(pendingStages, v);
     if (it == pendingStages.end())
       return;
@@ -254,8 +338,19 @@ private:
         if (p == init)
           p = arg;
     visitBlock(*f.getBody());
-    b.setInsertionPoint(f.getBody()->getTerminator());
+    auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
+    b.setInsertionPoint(yield);
     flushMma();
+    // TMA blocks this iteration read and does not pass on: their slots are
+    // free for the fills of later iterations. Candidates: the blocks
+    // carried in, and blocks read in this body without a ring (d1: one
+    // buffer, refilled every iteration).
+    SmallVector<Value> blocks(f.getRegionIterArgs());
+    for (auto r : f.getBody()->getOps<vector::TransferReadOp>())
+      blocks.push_back(r.getResult());
+    for (Value blk : blocks)
+      if (tmaBlock(blk) && !llvm::is_contained(yield.getOperands(), blk) && !tmaReleased.contains(blk))
+        release(blk, carriedLike(blk), f);
     if (!pendingStages.empty()) {
       // The last prefetch is never read; it must land before the CTA exits.
       b.setInsertionPointAfter(f);
@@ -283,8 +378,8 @@ private:
 struct PlaceWaits : mlir::attncc::impl::PlaceWaitsBase<PlaceWaits> {
   void runOnOperation() override {
     getOperation().walk([&](gpu::GPUFuncOp f) {
-      if (f.isKernel() && f->hasAttr("attncc.tile"))
-        Placer(f).run(f);
+      if (f.isKernel() && f->hasAttr("attncc.tile") && failed(Placer(f).run(f)))
+        signalPassFailure();
     });
   }
 };

@@ -125,3 +125,15 @@ func.func @fragments() attributes {attncc.layouts = [#monoid.fragment<c>, #monoi
 func.func @staged() attributes {attncc.stages = [#monoid.staged<sync>, #monoid.staged<cp, pad>, #monoid.staged<cp, swz>, #monoid.staged<tma, swz>]} {
   return
 }
+
+// monoid.tma_wait / monoid.tma_release (attncc-place-waits).
+// CHECK-LABEL: func.func @tma_sync
+// CHECK: monoid.tma_wait %{{.+}} : vector<64x64xf16>
+// CHECK: monoid.tma_release %{{.+}} : vector<64x64xf16>
+// CHECK: monoid.tma_release %{{.+}} unless %{{.+}} : vector<64x64xf16>, vector<64x64xf16>
+func.func @tma_sync(%a: vector<64x64xf16>, %b: vector<64x64xf16>) {
+  monoid.tma_wait %a : vector<64x64xf16>
+  monoid.tma_release %a : vector<64x64xf16>
+  monoid.tma_release %a unless %b : vector<64x64xf16>, vector<64x64xf16>
+  return
+}

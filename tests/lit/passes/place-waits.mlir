@@ -1,4 +1,4 @@
-// RUN: attncc-opt %s -split-input-file -attncc-place-waits | FileCheck %s
+// RUN: attncc-opt %s -split-input-file -attncc-place-waits -verify-diagnostics | FileCheck %s
 
 // d1/cp: K and V copied at the top of each fold iteration, one barrier before
 // the run of copies (every warp is done with the previous blocks), one
@@ -184,6 +184,86 @@ module attributes {gpu.container_module} {
         scf.yield %bb : vector<64x64xf32>
       }
       %e = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %kb, %r {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// TMA blocks: each is waited for (monoid.tma_wait, its "full" mbarrier)
+// before its first reader. A block's slot goes back to the producer
+// (monoid.tma_release) right after the wgmma wait that completes its last
+// reader in the iteration, here the previous K block (%k_prev) after the
+// wait that completes the second Q*K^T, and V (d1, read in the body) after
+// P*V's at the end of the iteration. %k_cur is passed on (it becomes the
+// next %k_prev), so it is not released, and %k_prev is released unless it is
+// %k_cur at run time (the first iteration carries block 0 in both).
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+// CHECK-LABEL: gpu.func @tma
+// CHECK:       scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}, %[[KC:.+]] = %{{.+}}, %[[KP:.+]] = %{{.+}})
+// CHECK-NEXT:    %[[KN:.+]] = vector.transfer_read
+// CHECK-NEXT:    %[[V:.+]] = vector.transfer_read
+// CHECK-NEXT:    monoid.tma_wait %[[KC]] : vector<64x64xf16>
+// CHECK-NEXT:    %[[S:.+]] = vector.contract
+// CHECK-NEXT:    monoid.tma_wait %[[KP]] : vector<64x64xf16>
+// CHECK-NEXT:    %[[S2:.+]] = vector.contract
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT:    nvvm.inline_ptx "" rw(%[[S]] : vector<128x64xf32>)
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:    nvvm.inline_ptx "" rw(%[[S2]] : vector<128x64xf32>)
+// CHECK-NEXT:    monoid.tma_release %[[KP]] unless %[[KC]] : vector<64x64xf16>, vector<64x64xf16>
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    monoid.tma_wait %[[V]] : vector<64x64xf16>
+// CHECK-NEXT:    %[[O:.+]] = vector.contract
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:    nvvm.inline_ptx "" rw(%[[O]] : vector<128x64xf32>)
+// CHECK-NEXT:    monoid.tma_release %[[V]] : vector<64x64xf16>
+// CHECK-NEXT:    scf.yield %[[O]], %[[KN]], %[[KC]]
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @tma(%q: vector<128x64xf16>, %p: vector<128x64xf16>, %k: memref<256x64xf16>, %v: memref<256x64xf16>) kernel attributes {attncc.tile = {rows = 128 : i64, smem = 50176 : i64, warps = 8 : i64}} {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %pad = arith.constant 0.0 : f16
+      %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<128x64xf32>
+      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 3 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+      %o:3 = scf.for %j = %c0 to %c256 step %c64 iter_args(%acc = %zero, %k_cur = %k0, %k_prev = %k0) -> (vector<128x64xf32>, vector<64x64xf16>, vector<64x64xf16>) {
+        %k_n = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 3 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+        %v_j = vector.transfer_read %v[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 25600 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+        %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k_cur, %zero {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<128x64xf16>, vector<64x64xf16> into vector<128x64xf32>
+        %s2 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k_prev, %zero {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<128x64xf16>, vector<64x64xf16> into vector<128x64xf32>
+        %sum = arith.addf %s, %s2 {attncc.layout = #monoid.fragment<c>} : vector<128x64xf32>
+        %o2 = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %v_j, %acc {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<128x64xf16>, vector<64x64xf16> into vector<128x64xf32>
+        scf.yield %o2, %k_n, %k_cur : vector<128x64xf32>, vector<64x64xf16>, vector<64x64xf16>
+      } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>, #monoid.fragment<smem>]}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Refused: a block the iteration would release (carried in, not passed on)
+// that nothing read, so no thread waited for it.
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @unread(%k: memref<256x64xf16>) kernel attributes {attncc.tile = {rows = 128 : i64, smem = 25600 : i64, warps = 8 : i64}} {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %pad = arith.constant 0.0 : f16
+      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+      // expected-error@+1 {{attncc-place-waits: a TMA block is released before it is read}}
+      %r = scf.for %j = %c0 to %c256 step %c64 iter_args(%k_cur = %k0) -> (vector<64x64xf16>) {
+        %k_n = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+        scf.yield %k_n : vector<64x64xf16>
+      } {attncc.layouts = [#monoid.fragment<smem>]}
       gpu.return
     }
   }
