@@ -334,7 +334,6 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
        << "-row tile; lane = (g, t4) as in the mma fragment figures\n";
     os << "const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t4 = lane & 3;\n";
     int64_t smemBytes = tile.getAs<IntegerAttr>("smem") ? tile.getAs<IntegerAttr>("smem").getInt() : 0;
-    f.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
     bool swizzled = false;
     f.walk([&](vector::TransferReadOp r) { swizzled = swizzled || (monoid::isStaged(r) && monoid::isSwizzled(r)); });
     if (smemBytes && !swizzled)

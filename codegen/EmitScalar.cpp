@@ -72,7 +72,6 @@ LogicalResult KernelEmitter::elementwise(Operation *op, const Fmt &f) {
     return a;
   };
   if (isa<VectorType>(r.getType())) {
-    curLayout = layoutOf(r);
     int64_t n = count(r);
     os << t << " " << name << "[" << n << "];\n";
     os << "#pragma unroll\n";

@@ -71,7 +71,6 @@ public:
 private:
   raw_indented_ostream &os;
   std::map<std::string, std::string> &helpers; // device functions the kernels call, by name
-  bool wgmma = false;                   // the kernel issues wgmma
   DenseMap<Value, std::string> names;   // variables and inline literals
   DenseMap<Value, Value> broadcastOf;   // vector.broadcast -> its scalar
   DenseMap<Value, Value> spreadOf;      // vector.broadcast of a row/col vector -> its source
@@ -85,7 +84,6 @@ private:
   };
   std::map<std::string, TmaBuf> tmaBufs;      // TMA-staged __shared__ array -> its pipeline
   std::map<std::pair<unsigned, int64_t>, std::string> tmaParam; // (argument, box rows) -> descriptor
-  std::string curLayout;                // layout of the result being emitted
   int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
   int64_t producers = 0;                // WSPEC=load1: a warp after them that only copies blocks in
   bool inProducer = false;              // emitting the producer role (attncc-warp-specialize)
@@ -95,7 +93,7 @@ private:
   DenseMap<Value, SmallVector<std::string>> dims; // memref -> dimension expressions
   llvm::StringMap<int> taken;
 
-  // --- CudaEmitter.cpp: names, types, literals, the op table, dispatch
+  // --- CudaEmitter.cpp: names and dispatch (EmitScalar.cpp: types, literals, the arith/math table)
   std::string fresh(std::string base);
   std::string define(Value v);
   std::string ref(Value v);
