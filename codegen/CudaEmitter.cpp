@@ -125,12 +125,14 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
     // orders are correct, registers only, and this one is the order the
     // emitter printed before attncc-place-waits existed (the PTX stays the
     // same).
-    Operation *next = &op;
-    while (next && (isSync(next) || (isa<arith::ConstantOp>(next) && isSync(&op))))
-      next = next->getNextNode();
-    if (isSync(&op) && next && isa<scf::ForOp>(next)) {
-      waitsBeforeLoop.push_back(&op);
-      continue;
+    if (isSync(&op)) {
+      Operation *next = op.getNextNode();
+      while (next && (isSync(next) || isa<arith::ConstantOp>(next)))
+        next = next->getNextNode();
+      if (next && isa<scf::ForOp>(next)) {
+        waitsBeforeLoop.push_back(&op);
+        continue;
+      }
     }
     if (failed(emitOp(op)))
       return failure();
@@ -170,6 +172,8 @@ void KernelEmitter::declareVar(const std::string &name, Value v) {
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   if (isa<arith::ArithDialect, math::MathDialect>(op.getDialect()))
     return emitScalar(&op);
+  if (isSync(&op))
+    return emitSync(&op);
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](NVVM::SetMaxRegisterOp o) {
         bool inc = o.getAction() == NVVM::SetMaxRegisterAction::increase;
@@ -237,8 +241,6 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       })
       .Case([&](gpu::BlockDimOp o) { return builtin(o, "blockDim", o.getDimension()); })
       .Case([&](gpu::GridDimOp o) { return builtin(o, "gridDim", o.getDimension()); })
-      .Case<NVVM::CpAsyncWaitGroupOp, NVVM::CpAsyncCommitGroupOp, NVVM::FenceProxyOp, gpu::BarrierOp,
-            NVVM::BarrierOp, NVVM::WgmmaWaitGroupSyncOp>([&](Operation *o) { return emitSync(o); })
       .Case([&](NVVM::InlinePtxOp o) { return emitFenceAccumulators(o); })
       .Case([&](monoid::TmaWaitOp o) {
         waitTma(o.getBlock());
@@ -363,11 +365,10 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     });
     if (unplaced)
       return failure();
-    auto offsetOf = [](vector::TransferReadOp r) { return r->getAttrOfType<IntegerAttr>("attncc.smem_offset").getInt(); };
     std::stable_sort(staged.begin(), staged.end(),
-                     [&](vector::TransferReadOp a, vector::TransferReadOp b) { return offsetOf(a) < offsetOf(b); });
+                     [&](vector::TransferReadOp a, vector::TransferReadOp b) { return monoid::smemOffset(a) < monoid::smemOffset(b); });
     for (vector::TransferReadOp r : staged) {
-      int64_t off = offsetOf(r);
+      int64_t off = monoid::smemOffset(r);
       auto vt = r.getVectorType();
       int64_t pad = monoid::rowPad(r);
       int64_t stride = vt.getDimSize(1) + pad;

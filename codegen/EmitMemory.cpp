@@ -231,11 +231,8 @@ LogicalResult KernelEmitter::emitSync(Operation *op) {
   else if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
     if (!bar.getBarrierId() || !bar.getNumberOfThreads() || bar.getReductionOp())
       return op->emitOpError("the CUDA emitter prints a named barrier with an id and a thread count");
-    APInt id, n;
-    if (!matchPattern(bar.getBarrierId(), m_ConstantInt(&id)) ||
-        !matchPattern(bar.getNumberOfThreads(), m_ConstantInt(&n)))
-      return op->emitOpError("the CUDA emitter prints a named barrier with a constant id and thread count");
-    os << "attncc_bar_sync(" << id.getZExtValue() << ", " << n.getZExtValue() << ");" << why << "\n";
+    os << "attncc_bar_sync(" << ref(bar.getBarrierId()) << ", " << ref(bar.getNumberOfThreads()) << ");" << why
+       << "\n";
   } else
     return op->emitOpError("is not a synchronization the CUDA emitter knows");
   return success();

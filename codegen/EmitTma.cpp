@@ -23,14 +23,6 @@ std::string tmaLoadFunction(int64_t rank) {
   return s;
 }
 
-/// The TMA read that fills `v` when `v` is a TMA block in shared memory.
-vector::TransferReadOp KernelEmitter::tmaBlock(Value v) {
-  auto r = monoid::stagedRead(v);
-  return r && monoid::isTma(r) && isa<VectorType>(v.getType()) && layoutOf(v) == "smem"
-             ? r
-             : vector::TransferReadOp();
-}
-
 /// A TMA-staged block: thread 0 waits until the buffer is free (every
 /// warp arrived on its "empty" barrier after its last read), announces the
 /// block's bytes on "full" and issues one TMA box per 128-byte slab; rows

@@ -56,24 +56,19 @@ LogicalResult KernelEmitter::emitFenceAccumulators(NVVM::InlinePtxOp op) {
 /// warpgroup's 128 arrive).
 bool KernelEmitter::isTurn(Operation *op) { return op && isa<vector::ContractionOp>(op) && op->hasAttr("attncc.turn"); }
 
-/// Adjacent: with nothing but the waits for TMA blocks between them (a
-/// wait is for the block's mbarrier, not an instruction of the run).
-static Operation *prevSkippingTmaWaits(Operation *op) {
+/// The op before (or after) `op`, skipping the waits for TMA blocks: a run
+/// of turn contractions has nothing else between them (a wait is for a
+/// block's mbarrier, not an instruction of the run).
+static Operation *neighbour(Operation *op, bool after) {
   do
-    op = op->getPrevNode();
-  while (op && isa<monoid::TmaWaitOp>(op));
-  return op;
-}
-static Operation *nextSkippingTmaWaits(Operation *op) {
-  do
-    op = op->getNextNode();
+    op = after ? op->getNextNode() : op->getPrevNode();
   while (op && isa<monoid::TmaWaitOp>(op));
   return op;
 }
 
-bool KernelEmitter::turnStarts(Operation *op) { return isTurn(op) && !isTurn(prevSkippingTmaWaits(op)); }
+bool KernelEmitter::turnStarts(Operation *op) { return isTurn(op) && !isTurn(neighbour(op, false)); }
 
-bool KernelEmitter::turnEnds(Operation *op) { return isTurn(op) && !isTurn(nextSkippingTmaWaits(op)); }
+bool KernelEmitter::turnEnds(Operation *op) { return isTurn(op) && !isTurn(neighbour(op, true)); }
 
 /// acc + lhs * rhs on wgmma.m64nNk16: each warpgroup issues KC atoms for
 /// its 64 rows. B is a descriptor of its swizzled block; A a descriptor

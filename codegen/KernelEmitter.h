@@ -29,7 +29,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
@@ -139,7 +138,6 @@ private:
   LogicalResult emitSync(Operation *op);
 
   // --- EmitTma.cpp: TMA copies, their mbarriers, the warp roles (WSPEC)
-  vector::TransferReadOp tmaBlock(Value v);
   LogicalResult emitTmaStage(vector::TransferReadOp op);
   void waitTma(Value v);
   LogicalResult releaseTma(Value v, ValueRange carried);

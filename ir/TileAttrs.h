@@ -112,6 +112,25 @@ inline std::string layoutOf(Value v) {
   return "";
 }
 
+/// Whether `v` is a block staged in shared memory (its staged read, or a
+/// loop value carrying one, with layout smem).
+inline bool isStagedBlock(Value v) { return stagedRead(v) && layoutOf(v) == "smem"; }
+
+/// The TMA read that fills `v` when `v` is a TMA block in shared memory.
+inline vector::TransferReadOp tmaBlock(Value v) {
+  auto r = stagedRead(v);
+  return r && isa<VectorType>(v.getType()) && layoutOf(v) == "smem" &&
+                 stagingOf(r).getTransport() == Transport::Tma
+             ? r
+             : vector::TransferReadOp();
+}
+
+/// A staged read's byte offset in the kernel's dynamic shared memory
+/// (attncc-allocate-smem); reads with the same offset share one buffer.
+inline int64_t smemOffset(vector::TransferReadOp r) {
+  return r->getAttrOfType<IntegerAttr>("attncc.smem_offset").getInt();
+}
+
 /// Buffers of a ring read (2 or 3), 1 for a block that is not a ring.
 inline int64_t ringSlots(vector::TransferReadOp r) {
   if (!r->hasAttr("attncc.ring"))

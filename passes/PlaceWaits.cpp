@@ -91,18 +91,6 @@ std::string nameOf(Value v) {
   return "a block";
 }
 
-bool isStagedBlock(Value v) { return monoid::stagedRead(v) && monoid::layoutOf(v) == "smem"; }
-
-/// The TMA read that fills `v` when `v` is a TMA block in shared memory.
-vector::TransferReadOp tmaBlock(Value v) {
-  auto r = monoid::stagedRead(v);
-  return r && monoid::isTma(r) && isa<VectorType>(v.getType()) && monoid::layoutOf(v) == "smem"
-             ? r
-             : vector::TransferReadOp();
-}
-
-int64_t smemOffset(vector::TransferReadOp r) { return r->getAttrOfType<IntegerAttr>("attncc.smem_offset").getInt(); }
-
 bool isCp(Value staged) {
   return monoid::isCp(monoid::stagedRead(staged));
 }
@@ -183,7 +171,7 @@ private:
   bool releasableAfter(Value blk, Operation *c) {
     auto loop = dyn_cast_or_null<scf::ForOp>(c->getParentOp());
     if (!loop || b.getInsertionBlock() != c->getBlock() || tmaReleased.contains(blk) ||
-        !tmaWaited.contains(blk) || !tmaBlock(blk))
+        !tmaWaited.contains(blk) || !monoid::tmaBlock(blk))
       return false;
     bool ofLoop = isa<BlockArgument>(blk) ? cast<BlockArgument>(blk).getOwner() == loop.getBody()
                                           : blk.getParentBlock() == loop.getBody();
@@ -209,9 +197,9 @@ private:
     if (!arg)
       return carried;
     auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    int64_t at = smemOffset(monoid::stagedRead(blk));
+    int64_t at = monoid::smemOffset(monoid::stagedRead(blk));
     for (Value y : cast<scf::YieldOp>(loop.getBody()->getTerminator()).getOperands())
-      if (auto ry = tmaBlock(y); ry && smemOffset(ry) == at && !y.getDefiningOp<vector::TransferReadOp>())
+      if (auto ry = monoid::tmaBlock(y); ry && monoid::smemOffset(ry) == at && !y.getDefiningOp<vector::TransferReadOp>())
         carried.push_back(y);
     return carried;
   }
@@ -234,7 +222,7 @@ private:
   /// stay in flight) and every thread's part of it is visible.
   void waitStage(Value v) {
     if (monoid::isTma(monoid::stagedRead(v))) {
-      if (tmaBlock(v) && tmaWaited.insert(v).second)
+      if (monoid::tmaBlock(v) && tmaWaited.insert(v).second)
         b.create<monoid::TmaWaitOp>(note(nameOf(v) + " landed"), v);
       return;
     }
@@ -274,15 +262,15 @@ private:
       }
     }
     auto read = dyn_cast<vector::TransferReadOp>(op);
-    bool staged = read && isStagedBlock(read.getResult());
+    bool staged = read && monoid::isStagedBlock(read.getResult());
     if (!isa<arith::ConstantOp>(op) && !staged)
       inIssueRun = false;
     if (staged && !monoid::isTma(read))
       return visitCopy(read);
     if (auto c = dyn_cast<vector::ContractionOp>(op)) {
-      if (isStagedBlock(c.getLhs()))
+      if (monoid::isStagedBlock(c.getLhs()))
         waitStage(c.getLhs());
-      if (isStagedBlock(c.getRhs()))
+      if (monoid::isStagedBlock(c.getRhs()))
         waitStage(c.getRhs());
       if (monoid::isWgmma(c))
         pendingMma.push_back(c.getResult());
@@ -349,7 +337,7 @@ private:
     for (auto r : f.getBody()->getOps<vector::TransferReadOp>())
       blocks.push_back(r.getResult());
     for (Value blk : blocks)
-      if (tmaBlock(blk) && !llvm::is_contained(yield.getOperands(), blk) && !tmaReleased.contains(blk))
+      if (monoid::tmaBlock(blk) && !llvm::is_contained(yield.getOperands(), blk) && !tmaReleased.contains(blk))
         release(blk, carriedLike(blk), f);
     if (!pendingStages.empty()) {
       // The last prefetch is never read; it must land before the CTA exits.
