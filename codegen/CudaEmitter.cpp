@@ -247,6 +247,21 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         return success();
       })
       .Case([&](monoid::TmaReleaseOp o) { return releaseTma(o.getBlock(), o.getUnless()); })
+      .Case([&](gpu::DynamicSharedMemoryOp o) { return emitDynamicSmem(o, smemBytes); })
+      .Case([&](memref::ViewOp o) { return emitView(o); })
+      .Case([&](nvgpu::MBarrierCreateOp o) { return emitMbarrierCreate(o); })
+      .Case([&](nvgpu::MBarrierInitOp o) -> LogicalResult {
+        auto id = getConstantIntValue(o.getMbarId());
+        auto count = getConstantIntValue(o.getCount());
+        if (!id || !count || o.getPredicate())
+          return o.emitOpError("the CUDA emitter prints an mbarrier init with a constant slot and count");
+        os << "attncc_mbar_init(&" << ref(o.getBarriers()) << "[" << *id << "], " << *count << ");\n";
+        return success();
+      })
+      .Case([&](NVVM::FenceMbarrierInitOp) {
+        os << "attncc_mbar_fence_init();\n";
+        return success();
+      })
       .Case([&](scf::ForOp o) { return emitFor(o); })
       .Case([&](scf::IfOp o) { return emitIf(o); })
       .Case([&](gpu::ReturnOp) {
@@ -280,6 +295,7 @@ bool isWritten(Value m) {
 }
 
 LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
+  kernel = f;
   // Signature: pointers (+ dynamic dims) and scalars, in the order of the
   // gpu.func arguments; the launch contract lists the same order.
   SmallVector<std::string> params;
@@ -335,24 +351,10 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     os << "// " << warps << " warps, each " << fm * 16 << " rows of the " << tileRows
        << "-row tile; lane = (g, t4) as in the mma fragment figures\n";
     os << "const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t4 = lane & 3;\n";
-    int64_t smemBytes = tile.getAs<IntegerAttr>("smem") ? tile.getAs<IntegerAttr>("smem").getInt() : 0;
-    bool swizzled = false;
-    f.walk([&](vector::TransferReadOp r) { swizzled = swizzled || (monoid::isStaged(r) && monoid::isSwizzled(r)); });
-    if (smemBytes && !swizzled)
-      os << "extern __shared__ __align__(128) unsigned char attncc_smem[]; // " << smemBytes
-         << " B, dynamic\n";
-    if (smemBytes && swizzled) {
-      // The 128-byte swizzle acts on shared-memory address bits: swizzled
-      // blocks start on 1024-byte boundaries (attncc-atomize left 1024 B for this).
-      os << "extern __shared__ __align__(1024) unsigned char attncc_smem_raw[]; // " << smemBytes
-         << " B, dynamic\n";
-      os << "unsigned char *const attncc_smem = attncc_smem_raw + ((1024u - ((unsigned)__cvta_generic_to_shared(attncc_smem_raw) & 1023u)) & 1023u);\n";
-    }
-    // One buffer per place attncc-allocate-smem gave: the reads of a ring
-    // share it, and so do the producer's copies (attncc-warp-specialize)
-    // with the consumers' reads they fill. Buffers are declared in the order
-    // of their places, which is the reads' program order.
-    SmallVector<vector::TransferReadOp> staged;
+    smemBytes = tile.getAs<IntegerAttr>("smem") ? tile.getAs<IntegerAttr>("smem").getInt() : 0;
+    // The buffers are ops (attncc-allocate-smem: memref.view per buffer);
+    // each staged read uses the buffer at its offset, whose row stride is
+    // its row plus the padding.
     bool unplaced = false;
     f.walk([&](vector::TransferReadOp r) {
       if (!monoid::isStaged(r))
@@ -361,70 +363,10 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
         r.emitOpError("a staged read needs attncc.smem_offset (attncc-allocate-smem)");
         unplaced = true;
       }
-      staged.push_back(r);
+      smemStride[r.getResult()] = r.getVectorType().getDimSize(1) + monoid::rowPad(r);
     });
     if (unplaced)
       return failure();
-    std::stable_sort(staged.begin(), staged.end(),
-                     [&](vector::TransferReadOp a, vector::TransferReadOp b) { return monoid::smemOffset(a) < monoid::smemOffset(b); });
-    for (vector::TransferReadOp r : staged) {
-      int64_t off = monoid::smemOffset(r);
-      auto vt = r.getVectorType();
-      int64_t pad = monoid::rowPad(r);
-      int64_t stride = vt.getDimSize(1) + pad;
-      smemStride[r.getResult()] = stride;
-      auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
-      if (auto it = bufAt.find(off); it != bufAt.end()) {
-        smemOf[r.getResult()] = it->second;
-        continue;
-      }
-      std::string base = "block";
-      if (auto nl = dyn_cast<NameLoc>(r.getLoc()))
-        base = nl.getName().str();
-      std::string buf = fresh(base + "_smem");
-      smemOf[r.getResult()] = buf;
-      bufAt[off] = buf;
-      os << scalarType(vt) << " *const " << buf << " = reinterpret_cast<" << scalarType(vt)
-         << " *>(attncc_smem + " << off << "); // "
-         << (ring ? "a ring of " + std::to_string(monoid::ringSlots(r)) + " " : std::string())
-         << vt.getDimSize(0) << "x" << vt.getDimSize(1) << (pad ? ", rows padded by 16 B" : "")
-         << (monoid::isSwizzled(r) ? ", 128-byte swizzled slabs" : "")
-         << "\n";
-      if (monoid::isTma(r)) {
-        tmaBufs[buf] = TmaBuf{monoid::ringSlots(r), vt.getDimSize(0) * stride};
-        for (const char *sfx : {"_full", "_empty", "_w", "_r"})
-          taken[buf + sfx] = 1;
-        os << "__shared__ __align__(8) unsigned long long " << buf << "_full[" << monoid::ringSlots(r)
-           << "], " << buf << "_empty[" << monoid::ringSlots(r) << "]; // mbarriers: landed, free\n";
-        os << "unsigned " << buf << "_w = 0, " << buf << "_r = 0; // blocks issued, blocks waited for\n";
-      } else if (ring) {
-        taken[buf + "_slot"] = 1;
-        os << "int " << buf << "_slot = 0;\n";
-      }
-    }
-    f.walk([&](vector::ContractionOp c) {
-      auto off = c->getAttrOfType<IntegerAttr>("attncc.handoff_offset");
-      if (!off)
-        return;
-      auto vt = cast<VectorType>(c.getLhsType());
-      std::string buf = fresh("handoff_smem");
-      handoffSlab[c] = buf;
-      os << scalarType(vt) << " *const " << buf << " = reinterpret_cast<" << scalarType(vt)
-         << " *>(attncc_smem + " << off.getInt() << "); // " << vt.getDimSize(0) << "x" << vt.getDimSize(1)
-         << " left operand of an mma (REPACK=smem), rows padded by 16 B\n";
-    });
-    if (!tmaBufs.empty()) {
-      // "full" completes on thread 0's arrival plus the TMA bytes; "empty"
-      // on one arrival per warp.
-      os << "if (threadIdx.x == 0) {\n";
-      os.indent();
-      for (auto &[buf, t] : tmaBufs)
-        os << "for (int i = 0; i < " << t.slots << "; ++i) { attncc_mbar_init(&" << buf
-           << "_full[i], 1); attncc_mbar_init(&" << buf << "_empty[i], " << warps << "); }\n";
-      os << "attncc_mbar_fence_init();\n";
-      os.unindent();
-      os << "}\n__syncthreads(); // the mbarriers are initialized\n";
-    }
   }
   if (failed(emitBlock(f.getBody().front())))
     return failure();
@@ -432,7 +374,7 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
   if (!producers)
     for (auto &[buf, t] : tmaBufs)
       os << "if (threadIdx.x == 0) for (unsigned f = " << buf << "_r; f < " << buf << "_w; ++f) attncc_mbar_wait(&"
-         << buf << "_full[f % " << t.slots << "], (f / " << t.slots << ") & 1);\n";
+         << t.full << "[f % " << t.slots << "], (f / " << t.slots << ") & 1);\n";
   os.unindent();
   os << "}\n";
   return success();

@@ -208,6 +208,89 @@ std::string KernelEmitter::slotOf(const std::string &buf, const char *counter) {
   return slots == 1 ? "0" : "(" + buf + counter + " % " + std::to_string(slots) + ")";
 }
 
+/// gpu.dynamic_shared_memory (attncc-allocate-smem): the kernel's dynamic
+/// shared memory, aligned as the op says (1024 B when blocks are swizzled:
+/// the 128-byte swizzle acts on address bits).
+LogicalResult KernelEmitter::emitDynamicSmem(gpu::DynamicSharedMemoryOp op, int64_t bytes) {
+  auto align = op->getAttrOfType<IntegerAttr>("attncc.align");
+  names[op.getResult()] = "attncc_smem";
+  if (!align || align.getInt() <= 128) {
+    os << "extern __shared__ __align__(128) unsigned char attncc_smem[]; // " << bytes << " B, dynamic\n";
+    return success();
+  }
+  os << "extern __shared__ __align__(" << align.getInt() << ") unsigned char attncc_smem_raw[]; // " << bytes
+     << " B, dynamic\n";
+  os << "unsigned char *const attncc_smem = attncc_smem_raw + ((" << align.getInt()
+     << "u - ((unsigned)__cvta_generic_to_shared(attncc_smem_raw) & " << align.getInt() - 1 << "u)) & "
+     << align.getInt() - 1 << "u);\n";
+  return success();
+}
+
+/// memref.view (attncc-allocate-smem): one shared buffer, a pointer into
+/// the dynamic shared memory. The staged reads at its offset, or the
+/// handoff contraction, use it.
+LogicalResult KernelEmitter::emitView(memref::ViewOp op) {
+  auto off = getConstantIntValue(op.getByteShift());
+  if (!off)
+    return op.emitOpError("the CUDA emitter prints a shared buffer at a constant offset");
+  auto mt = op.getType();
+  std::string buf = define(op.getResult());
+  bufAt[*off] = buf;
+  vector::TransferReadOp first;
+  kernel.walk([&](vector::TransferReadOp r) {
+    if (monoid::isStaged(r) && monoid::smemOffset(r) == *off) {
+      smemOf[r.getResult()] = buf;
+      if (!first)
+        first = r;
+    }
+  });
+  kernel.walk([&](vector::ContractionOp c) {
+    if (auto h = c->getAttrOfType<IntegerAttr>("attncc.handoff_offset"); h && h.getInt() == *off)
+      handoffSlab[c] = buf;
+  });
+  os << scalarType(mt.getElementType()) << " *const " << buf << " = reinterpret_cast<"
+     << scalarType(mt.getElementType()) << " *>(attncc_smem + " << *off << "); // ";
+  if (!first) {
+    os << mt.getDimSize(0) << "x" << mt.getDimSize(1) - 128 / mt.getElementTypeBitWidth()
+       << " left operand of an mma (REPACK=smem), rows padded by 16 B\n";
+    return success();
+  }
+  auto vt = first.getVectorType();
+  auto ring = first->getAttrOfType<IntegerAttr>("attncc.ring");
+  os << (ring ? "a ring of " + std::to_string(monoid::ringSlots(first)) + " " : std::string()) << vt.getDimSize(0)
+     << "x" << vt.getDimSize(1) << (monoid::rowPad(first) ? ", rows padded by 16 B" : "")
+     << (monoid::isSwizzled(first) ? ", 128-byte swizzled slabs" : "") << "\n";
+  if (monoid::isTma(first)) {
+    tmaBufs[buf] = TmaBuf{monoid::ringSlots(first), vt.getDimSize(0) * smemStride[first.getResult()]};
+    lastTma = buf;
+  } else if (ring) {
+    taken[buf + "_slot"] = 1;
+    os << "int " << buf << "_slot = 0;\n";
+  }
+  return success();
+}
+
+/// nvgpu.mbarrier.create (attncc-allocate-smem): the "full" and then the
+/// "empty" barriers of the TMA buffer viewed just before; its fill and
+/// wait counts follow them.
+LogicalResult KernelEmitter::emitMbarrierCreate(nvgpu::MBarrierCreateOp op) {
+  if (lastTma.empty())
+    return op.emitOpError("the CUDA emitter prints mbarriers right after the view of their TMA buffer");
+  TmaBuf &t = tmaBufs[lastTma];
+  std::string n = define(op.getResult());
+  os << "__shared__ __align__(8) unsigned long long " << n << "[" << op.getBarriers().getType().getNumBarriers()
+     << "];" << (t.full.empty() ? " // mbarriers: landed" : " // mbarriers: free") << "\n";
+  if (t.full.empty()) {
+    t.full = n;
+    return success();
+  }
+  t.empty = n;
+  for (const char *sfx : {"_w", "_r"})
+    taken[lastTma + sfx] = 1;
+  os << "unsigned " << lastTma << "_w = 0, " << lastTma << "_r = 0; // blocks issued, blocks waited for\n";
+  return success();
+}
+
 /// The commits, waits, fences and barriers attncc-place-waits wrote; the
 /// op's NameLoc says why, as a comment.
 LogicalResult KernelEmitter::emitSync(Operation *op) {

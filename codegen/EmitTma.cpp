@@ -45,7 +45,7 @@ LogicalResult KernelEmitter::emitTmaStage(vector::TransferReadOp op) {
   std::string map = tmaParam[{arg.getArgNumber(), rows}];
   helpers[tmaLoadName(rank)] = tmaLoadFunction(rank);
   os << "// " << p << ": " << rows << "x" << cols << " block -> shared memory (TMA, 128-byte swizzle; "
-     << buf << "_full says when it landed)\n";
+     << t.full << " says when it landed)\n";
   os << scalarType(vt) << " *" << p << " = " << buf << " + " << slot << " * " << t.slotElems << ";\n";
   if (producers && !inProducer) { // the producer warp copies it
     os << "++" << buf << "_w;\n";
@@ -55,9 +55,9 @@ LogicalResult KernelEmitter::emitTmaStage(vector::TransferReadOp op) {
     os << "if (threadIdx.x == 0) {\n";
     os.indent();
   }
-  os << "attncc_mbar_wait(&" << buf << "_empty[" << slot << "], ((" << buf << "_w / " << S
+  os << "attncc_mbar_wait(&" << t.empty << "[" << slot << "], ((" << buf << "_w / " << S
      << ") & 1) ^ 1); // every warp is done with this buffer\n";
-  os << "attncc_mbar_expect_tx(&" << buf << "_full[" << slot << "], "
+  os << "attncc_mbar_expect_tx(&" << t.full << "[" << slot << "], "
      << rows * cols * vt.getElementTypeBitWidth() / 8 << ");\n";
   SmallVector<std::string> idx;
   for (Value i : op.getIndices())
@@ -67,7 +67,7 @@ LogicalResult KernelEmitter::emitTmaStage(vector::TransferReadOp op) {
        << idx[rank - 1] << (s ? " + " + std::to_string(s * slab) : std::string());
     for (int64_t k = rank - 2; k >= 0; --k)
       os << ", " << idx[k];
-    os << ", &" << buf << "_full[" << slot << "]);\n";
+    os << ", &" << t.full << "[" << slot << "]);\n";
   }
   if (!inProducer) {
     os.unindent();
@@ -83,7 +83,7 @@ void KernelEmitter::waitTma(Value v) {
   std::string buf = smemOf[monoid::stagedRead(v).getResult()];
   const TmaBuf &t = tmaBufs[buf];
   std::string S = std::to_string(t.slots), slot = slotOf(buf, "_r");
-  os << "attncc_mbar_wait(&" << buf << "_full[" << slot << "], (" << buf << "_r / " << S << ") & 1); // "
+  os << "attncc_mbar_wait(&" << t.full << "[" << slot << "], (" << buf << "_r / " << S << ") & 1); // "
      << ref(v) << " landed\n";
   os << "++" << buf << "_r;\n";
 }
@@ -104,7 +104,7 @@ LogicalResult KernelEmitter::releaseTma(Value v, ValueRange carried) {
   os << "{\n";
   os.indent();
   os << "__syncwarp();\n";
-  os << "if (lane == 0) attncc_mbar_arrive(&" << buf << "_empty["
+  os << "if (lane == 0) attncc_mbar_arrive(&" << t.empty << "["
      << (t.slots == 1 ? std::string("0")
                       : "(unsigned)(" + ref(v) + " - " + buf + ") / " + std::to_string(t.slotElems))
      << "]); // this warp is done with " << ref(v) << "\n";
@@ -145,7 +145,7 @@ LogicalResult KernelEmitter::emitRoles(scf::IfOp op) {
 void KernelEmitter::drainTma() {
   for (auto &[buf, t] : tmaBufs)
     os << "for (unsigned f = " << buf << "_w > " << t.slots << " ? " << buf << "_w - " << t.slots
-       << " : 0; f < " << buf << "_w; ++f) attncc_mbar_wait(&" << buf << "_full[f % " << t.slots
+       << " : 0; f < " << buf << "_w; ++f) attncc_mbar_wait(&" << t.full << "[f % " << t.slots
        << "], (f / " << t.slots << ") & 1);\n";
 }
 

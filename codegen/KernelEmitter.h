@@ -26,6 +26,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -80,9 +82,13 @@ private:
   struct TmaBuf {
     int64_t slots = 1;     // ring buffers (1: not a ring)
     int64_t slotElems = 0; // elements per buffer
+    std::string full, empty; // its mbarrier arrays (nvgpu.mbarrier.create)
   };
   std::map<std::string, TmaBuf> tmaBufs;      // TMA-staged __shared__ array -> its pipeline
   std::map<std::pair<unsigned, int64_t>, std::string> tmaParam; // (argument, box rows) -> descriptor
+  gpu::GPUFuncOp kernel;                // the kernel being printed
+  int64_t smemBytes = 0;                // its dynamic shared memory (attncc.tile smem)
+  std::string lastTma;                  // the TMA buffer viewed last: its mbarriers follow
   int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
   int64_t producers = 0;                // WSPEC=load1: a warp after them that only copies blocks in
   bool inProducer = false;              // emitting the producer role (attncc-warp-specialize)
@@ -135,6 +141,9 @@ private:
   LogicalResult emitVectorStore(vector::StoreOp op);
   LogicalResult emitStage(vector::TransferReadOp op);
   std::string slotOf(const std::string &buf, const char *counter);
+  LogicalResult emitDynamicSmem(gpu::DynamicSharedMemoryOp op, int64_t bytes);
+  LogicalResult emitView(memref::ViewOp op);
+  LogicalResult emitMbarrierCreate(nvgpu::MBarrierCreateOp op);
   LogicalResult emitSync(Operation *op);
 
   // --- EmitTma.cpp: TMA copies, their mbarriers, the warp roles (WSPEC)

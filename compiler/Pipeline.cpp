@@ -13,6 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -41,7 +42,8 @@ const char *stageName(Stage s) {
 void registerAttnccDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect, math::MathDialect,
                   memref::MemRefDialect,
-                  scf::SCFDialect, vector::VectorDialect, NVVM::NVVMDialect, monoid::MonoidDialect>();
+                  scf::SCFDialect, vector::VectorDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
+                  monoid::MonoidDialect>();
 }
 
 void registerAttnccPasses() { mlir::attncc::registerAttnccPasses(); }

@@ -27,7 +27,12 @@
 #include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #define DEBUG_TYPE "attncc-allocate-smem"
 
@@ -41,6 +46,93 @@ using namespace mlir;
 namespace {
 
 struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
+  /// The kernel's shared memory as ops at the top of its body: the dynamic
+  /// shared memory, one memref.view per buffer (a ring: its slots as the
+  /// leading dimension; swizzled blocks as 128-byte slabs), and for each TMA
+  /// buffer its "full" and "empty" mbarriers, initialized by thread 0.
+  void writeViews(gpu::GPUFuncOp f, int64_t /*smem*/, bool swizzled) {
+    MLIRContext *ctx = f.getContext();
+    Block &entry = f.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    Location loc = f.getLoc();
+    auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto raw = b.create<gpu::DynamicSharedMemoryOp>(
+        monoid::named(loc, "attncc_smem"),
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface{}, wg));
+    // One constant per value, after the base, in the order first needed.
+    DenseMap<int64_t, Value> consts;
+    Operation *lastConst = raw;
+    auto index = [&](int64_t v) {
+      Value &c = consts[v];
+      if (!c) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointAfter(lastConst);
+        c = b.create<arith::ConstantIndexOp>(loc, v).getResult();
+        lastConst = c.getDefiningOp();
+      }
+      return c;
+    };
+    raw->setAttr("attncc.align", b.getI64IntegerAttr(swizzled ? 1024 : 128));
+    struct Tma {
+      Value full, empty;
+      int64_t slots;
+    };
+    SmallVector<Tma> tma;
+    DenseSet<int64_t> done;
+    f.walk([&](vector::TransferReadOp r) {
+      if (!monoid::isStaged(r) || !done.insert(monoid::smemOffset(r)).second)
+        return;
+      auto vt = r.getVectorType();
+      int64_t slots = monoid::ringSlots(r), rows = vt.getDimSize(0), cols = vt.getDimSize(1);
+      SmallVector<int64_t> shape{slots, rows, cols + monoid::rowPad(r)};
+      if (monoid::isSwizzled(r)) {
+        int64_t slab = monoid::slabElems(vt.getElementType());
+        shape = {slots, cols / slab, rows, slab};
+      }
+      std::string base = "block";
+      if (auto nl = dyn_cast<NameLoc>(r.getLoc()))
+        base = nl.getName().str();
+      b.create<memref::ViewOp>(monoid::named(loc, base + "_smem"),
+                               MemRefType::get(shape, vt.getElementType(), MemRefLayoutAttrInterface{}, wg), raw,
+                               index(monoid::smemOffset(r)), ValueRange{});
+      if (!monoid::isTma(r))
+        return;
+      auto group = nvgpu::MBarrierGroupType::get(ctx, wg, slots);
+      Value full = b.create<nvgpu::MBarrierCreateOp>(monoid::named(loc, base + "_smem_full"), group);
+      Value empty = b.create<nvgpu::MBarrierCreateOp>(monoid::named(loc, base + "_smem_empty"), group);
+      tma.push_back({full, empty, slots});
+    });
+    f.walk([&](vector::ContractionOp c) {
+      auto off = c->getAttrOfType<IntegerAttr>("attncc.handoff_offset");
+      if (!off)
+        return;
+      auto vt = cast<VectorType>(c.getLhsType());
+      b.create<memref::ViewOp>(monoid::named(loc, "handoff_smem"),
+                               MemRefType::get({vt.getDimSize(0), monoid::handoffStride(vt)}, vt.getElementType(),
+                                               MemRefLayoutAttrInterface{}, wg),
+                               raw, index(off.getInt()), ValueRange{});
+    });
+    if (tma.empty())
+      return;
+    // "full" completes on the issuing thread's arrival plus the TMA bytes,
+    // "empty" on one arrival per warp that reads the block.
+    int64_t warps = f->getAttrOfType<DictionaryAttr>("attncc.tile").getAs<IntegerAttr>("warps").getInt();
+    Value tid = b.create<gpu::ThreadIdOp>(monoid::named(loc, "tid"), gpu::Dimension::x);
+    Value first = b.create<arith::CmpIOp>(monoid::named(loc, "initializer"), arith::CmpIPredicate::eq, tid, index(0));
+    auto init = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(init.getThenRegion().front().getTerminator());
+      for (const Tma &t : tma)
+        for (int64_t i = 0; i < t.slots; ++i) {
+          b.create<nvgpu::MBarrierInitOp>(loc, t.full, index(1), index(i), Value());
+          b.create<nvgpu::MBarrierInitOp>(loc, t.empty, index(warps), index(i), Value());
+        }
+      b.create<NVVM::FenceMbarrierInitOp>(loc);
+    }
+    b.create<gpu::BarrierOp>(monoid::named(loc, "the mbarriers are initialized"));
+  }
+
   LogicalResult allocate(gpu::GPUFuncOp f) {
     auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
     if (!tile)
@@ -95,6 +187,8 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
     NamedAttrList attrs(tile);
     attrs.set("smem", b.getI64IntegerAttr(smem));
     f->setAttr("attncc.tile", attrs.getDictionary(f.getContext()));
+    if (smem)
+      writeViews(f, smem, swizzled);
     return success();
   }
 

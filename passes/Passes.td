@@ -277,7 +277,19 @@ def AllocateSmem : Pass<"attncc-allocate-smem", "ModuleOp"> {
     (the target's opt-in limit per block, recorded by the driver; without it
     99 KiB for mma atoms, the smallest of their targets, and 227 KiB for
     wgmma), naming both numbers.
+
+    It then writes the kernel's shared memory as ops at the top of its body:
+    `gpu.dynamic_shared_memory` (`attncc.align` = 1024 when anything is
+    swizzled, else 128), one `memref.view` per buffer in the workgroup
+    address space (`[slots, rows, row stride]`, or `[slots, slabs, rows,
+    slab]` for 128-byte swizzled blocks; `[rows, row stride]` for a handoff
+    slab), and for each TMA buffer its "full" and "empty" mbarrier groups
+    (`nvgpu.mbarrier.create`, one barrier per slot), initialized by thread 0
+    (`nvgpu.mbarrier.init`: full by 1 arrival, empty by one per warp that
+    reads; `nvvm.fence.mbarrier.init`) before a `gpu.barrier`.
   }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
+                           "mlir::nvgpu::NVGPUDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect"];
 }
 
 def PlaceWaits : Pass<"attncc-place-waits", "ModuleOp"> {

@@ -18,6 +18,8 @@
 //                                                 at most 256)
 //           <the kernel as it was>
 //         }
+//       The kernel's shared memory (attncc-allocate-smem's views and
+//       mbarriers, and their initialization) stays before the split.
 //       The producer's TMA reads are clones of the consumers' (same staging,
 //       ring and shared-memory offset): the producer issues each copy as soon
 //       as its slot is free, the consumers only wait for it to land.
@@ -136,9 +138,20 @@ struct WarpSpecialize : mlir::attncc::impl::WarpSpecializeBase<WarpSpecialize> {
 
     Block &body = f.getBody().front();
     Operation *ret = body.getTerminator();
+    // The shared memory attncc-allocate-smem wrote (buffers, mbarriers and
+    // their initialization) stays before the split: both roles use it.
+    Operation *shared = nullptr;
+    for (Operation &op : body.without_terminator())
+      if (isa<gpu::DynamicSharedMemoryOp, memref::ViewOp, nvgpu::MBarrierCreateOp>(op) ||
+          (isa<gpu::BarrierOp>(op) && op.getPrevNode() &&
+           op.getPrevNode()->walk([](nvgpu::MBarrierInitOp) { return WalkResult::interrupt(); }).wasInterrupted()))
+        shared = &op;
     SmallVector<Operation *> kernel;
     for (Operation &op : body.without_terminator())
-      kernel.push_back(&op);
+      if (shared && (op.isBeforeInBlock(shared) || &op == shared))
+        continue;
+      else
+        kernel.push_back(&op);
 
     Location loc = f.getLoc();
     OpBuilder b(ret);

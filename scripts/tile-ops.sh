@@ -7,7 +7,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 attncc=${ATTNCC:-$root/build/tools/attncc/attncc}
-ops=(nvvm.cp.async.commit.group nvvm.cp.async.wait.group nvvm.fence.proxy gpu.barrier nvvm.barrier
+ops=(gpu.dynamic_shared_memory memref.view nvgpu.mbarrier.create nvgpu.mbarrier.init nvvm.fence.mbarrier.init
+     nvvm.cp.async.commit.group nvvm.cp.async.wait.group nvvm.fence.proxy gpu.barrier nvvm.barrier
      nvvm.wgmma.wait.group.sync.aligned 'nvvm.inline_ptx ""' nvvm.setmaxregister '{attncc.roles}' monoid.tma_wait monoid.tma_release)
 # shellcheck source=scripts/bench-list.sh
 source "$root/scripts/bench-list.sh"

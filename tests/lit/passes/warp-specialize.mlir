@@ -131,3 +131,64 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// The kernel's shared memory (attncc-allocate-smem: the view, the mbarriers
+// and their initialization up to the CTA barrier) stays before the split:
+// both roles use it. The rest moves into the roles as before.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+// CHECK-LABEL: gpu.func @shared_stays
+// CHECK:       gpu.dynamic_shared_memory
+// CHECK:       memref.view
+// CHECK-NEXT:  nvgpu.mbarrier.create
+// CHECK-NEXT:  nvgpu.mbarrier.create
+// CHECK:       scf.if
+// CHECK-NEXT:    nvgpu.mbarrier.init
+// CHECK:         nvvm.fence.mbarrier.init
+// CHECK-NEXT:  }
+// CHECK-NEXT:  gpu.barrier
+// CHECK-NEXT:  gpu.subgroup_id
+// CHECK-NEXT:  gpu.lane_id
+// CHECK-NOT:   gpu.dynamic_shared_memory
+// CHECK-NOT:   memref.view
+// CHECK-NOT:   nvgpu.mbarrier
+// CHECK:       scf.if
+// CHECK:       } else {
+// CHECK:         scf.for
+// CHECK:       } {attncc.roles}
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @shared_stays(%q: vector<128x64xf16>, %k: memref<256x64xf16>, %out: memref<128x64xf32>) kernel attributes {attncc.tile = {producers = 1 : i64, rows = 128 : i64, smem = 17408 : i64, warps = 8 : i64}} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 1024 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %k_smem = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x1x64x64xf16, #gpu.address_space<workgroup>>
+      %full = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+      %empty = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+      %tid = gpu.thread_id x
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        nvgpu.mbarrier.init %full[%c0], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+        nvgpu.mbarrier.init %empty[%c0], %c8 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+        nvvm.fence.mbarrier.init
+      }
+      gpu.barrier
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %pad = arith.constant 0.0 : f16
+      %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<128x64xf32>
+      %o = scf.for %j = %c0 to %c256 step %c64 iter_args(%acc = %zero) -> (vector<128x64xf32>) {
+        %k_j = vector.transfer_read %k[%j, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+        %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k_j, %acc {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<128x64xf16>, vector<64x64xf16> into vector<128x64xf32>
+        scf.yield %s : vector<128x64xf32>
+      } {attncc.layouts = [#monoid.fragment<c>]}
+      vector.transfer_write %o, %out[%c0, %c0] : vector<128x64xf32>, memref<128x64xf32>
+      gpu.return
+    }
+  }
+}
