@@ -16,6 +16,8 @@ const std::vector<TargetInfo> &allTargets() {
        "Hopper without arch-specific features: mma.sync, cp.async, TMA"},
       {"sm_90a", 90, true, true, true, false, true, true, 227 * 1024,
        "Hopper (H100/H200): adds wgmma and setmaxnreg"},
+      {"sm_100", 100, true, true, false, true, true, true, 227 * 1024,
+       "datacenter Blackwell (B200, GB200): compiles as sm_100a", "sm_100a"},
       {"sm_100a", 100, true, true, false, true, true, true, 227 * 1024,
        "datacenter Blackwell (B200): tcgen05 + tensor memory; no wgmma"},
       {"sm_120", 120, false, true, false, false, true, true, 99 * 1024,
@@ -29,8 +31,17 @@ const std::vector<TargetInfo> &allTargets() {
 const TargetInfo *findTarget(const std::string &name) {
   for (const TargetInfo &t : allTargets())
     if (t.name == name)
-      return &t;
+      return t.compilesAs.empty() ? &t : findTarget(t.compilesAs);
   return nullptr;
+}
+
+std::string targetNote(const std::string &name) {
+  for (const TargetInfo &t : allTargets())
+    if (t.name == name && !t.compilesAs.empty())
+      return name + " is datacenter Blackwell: compiling for " + t.compilesAs +
+             ", whose tcgen05 and tensor-memory instructions are arch-specific (the kernel runs on "
+             "compute capability 10.0 only: B200, GB200; not sm_103 or sm_110)";
+  return "";
 }
 
 std::string targetNames() {

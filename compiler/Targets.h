@@ -22,13 +22,20 @@ struct TargetInfo {
   bool cpAsync = true;
   int smemPerBlockOptin = 0; // bytes
   std::string notes;
+  /// A name that compiles as another target (sm_100: sm_100a); empty for
+  /// the targets that compile as themselves.
+  std::string compilesAs;
 };
 
 /// The targets of DESIGN.md section 6, in order.
 const std::vector<TargetInfo> &allTargets();
-/// Looks a target up by name; nullptr if unknown.
+/// Looks a target up by name; nullptr if unknown. A name that compiles as
+/// another target (compilesAs) gives that target.
 const TargetInfo *findTarget(const std::string &name);
-/// "sm_80, sm_90, sm_90a, sm_100a, sm_120, sm_120a" (for messages).
+/// For a name that compiles as another target (`--target sm_100`), what the
+/// driver says about it; empty otherwise.
+std::string targetNote(const std::string &name);
+/// "sm_80, sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a" (for messages).
 std::string targetNames();
 
 /// The one place where a syntactically valid schedule is checked against the

@@ -476,7 +476,7 @@ int main(int argc, char **argv) {
   CLI::App *compileCmd = app.add_subcommand("compile", "build the IR of a problem and print a stage");
   compileCmd->add_option("spec", compileArgs.spec, "a problem spec (.json) or monoid IR (.mlir)");
   addProblemFlags(*compileCmd, compileArgs.flags);
-  compileCmd->add_option("--target", compileArgs.target, "sm_80, sm_90, sm_90a, sm_100a, sm_120, sm_120a");
+  compileCmd->add_option("--target", compileArgs.target, "sm_80, sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a");
   CLI::Option *knobOpt = compileCmd->add_option("--knobs", compileArgs.knobs, "the schedule (knob string)");
   std::string bundleDir;
   compileCmd->add_option("--ir", ir, "the stage to print: monoid, loop, tile, cuda, ptx or all")
@@ -492,7 +492,7 @@ int main(int argc, char **argv) {
   addProblemFlags(*runCmd, runArgs.flags);
   runCmd->add_option("spec", runArgs.spec, "a problem spec (.json)");
   runCmd->add_option("--target", runArgs.target,
-                     "cpu, or a GPU target (sm_80, sm_90, sm_90a, sm_100a, sm_120, sm_120a)");
+                     "cpu, or a GPU target (sm_80, sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a)");
   CLI::Option *runKnobs = runCmd->add_option("--knobs", runArgs.knobs, "the schedule (knob string)");
   runCmd->add_option("--seed", seed, "seed of the random inputs");
   runCmd->add_flag("--check", "compare with the float64 reference (always on)");
@@ -503,7 +503,7 @@ int main(int argc, char **argv) {
   CLI::App *benchCmd = app.add_subcommand("bench", "time on the GPU: CUDA graph replays, median");
   addProblemFlags(*benchCmd, benchArgs.flags);
   benchCmd->add_option("spec", benchArgs.spec, "a problem spec (.json)");
-  benchCmd->add_option("--target", benchArgs.target, "sm_80, sm_90, sm_90a, sm_100a, sm_120, sm_120a");
+  benchCmd->add_option("--target", benchArgs.target, "sm_80, sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a");
   CLI::Option *benchKnobs = benchCmd->add_option("--knobs", benchArgs.knobs, "the schedule");
   benchCmd->add_option("--seed", seed, "seed of the random inputs");
   benchCmd->add_option("--iters", iters, "timed replays (median)")->check(CLI::Range(1, 100000));
@@ -523,6 +523,13 @@ int main(int argc, char **argv) {
   compileArgs.knobsGiven = knobOpt->count() > 0;
   runArgs.knobsGiven = runKnobs->count() > 0;
   benchArgs.knobsGiven = benchKnobs->count() > 0;
+  // A target that compiles as another (sm_100: sm_100a) says so, once,
+  // and the job goes on with the target it compiles as.
+  for (CommonArgs *a : {&compileArgs, &runArgs, &benchArgs})
+    if (std::string note = targetNote(a->target); !note.empty()) {
+      llvm::errs() << "attncc: note: --target " << note << "\n";
+      a->target = findTarget(a->target)->name;
+    }
   if (targetsCmd->parsed())
     return listTargets();
   if (cacheCmd->parsed())

@@ -1,0 +1,220 @@
+// tcgen05 and tensor memory, emulated (issue 14: `--emulate` runs an sm_100a
+// kernel on a GPU without them). Written from the PTX ISA text (ISA 9.0,
+// section 9.7.16: the instruction and shared-memory descriptors, the
+// canonical shared-memory layouts and their swizzles, tensor-memory
+// addressing and the warp-quarter access rule); it shares no code with
+// isa/Tcgen05.cpp, which builds the descriptors it decodes. Host-compilable
+// (the unit tests include it), so every function is ATTNCC_EMU_HD.
+//
+// What is emulated so far: decoding both descriptors, the address of an
+// operand element in shared memory (K-major: no swizzle, 32/64/128-byte
+// swizzles; MN-major: the swizzled modes), tensor-memory addresses and the
+// lane-quarter rule, and one tcgen05.mma .kind::f16 cta_group::1 with M =
+// 128 (SS form, and TS form with A in tensor memory), computed by the
+// calling thread. Not yet: M = 64 (its data-path layout), the 128-byte
+// swizzle with 32-byte atomicity, a non-zero base offset, the MN-major
+// interleaved layout; each is reported as invalid, not guessed.
+#ifndef ATTNCC_TCGEN05_EMU_CUH
+#define ATTNCC_TCGEN05_EMU_CUH
+
+#ifdef __CUDACC__
+#define ATTNCC_EMU_HD __host__ __device__ __forceinline__
+#else
+#define ATTNCC_EMU_HD inline
+#endif
+
+// --- The instruction descriptor (Table "Instruction descriptor format for
+// .kind::tf32, .kind::f16, .kind::f8f6f4 and .kind::i8"), .kind::f16 values.
+struct attncc_emu_idesc {
+  int m, n;          // M = bits 24-28 << 4, N = bits 17-22 << 3
+  int dtype;         // bits 4-5: 0 f16, 1 f32
+  int atype, btype;  // bits 7-9, 10-12: 0 f16, 1 bf16
+  int negA, negB;    // bits 13, 14
+  int transA, transB; // bits 15, 16: 1 = MN-major
+  int valid;         // a dense .kind::f16 cta_group::1 descriptor this emulator runs
+};
+
+ATTNCC_EMU_HD attncc_emu_idesc attncc_emu_decode_idesc(unsigned v) {
+  attncc_emu_idesc d;
+  d.dtype = (v >> 4) & 3u;
+  d.atype = (v >> 7) & 7u;
+  d.btype = (v >> 10) & 7u;
+  d.negA = (v >> 13) & 1u;
+  d.negB = (v >> 14) & 1u;
+  d.transA = (v >> 15) & 1u;
+  d.transB = (v >> 16) & 1u;
+  d.n = ((v >> 17) & 0x3Fu) << 3;
+  d.m = ((v >> 24) & 0x1Fu) << 4;
+  const bool dense = (v & 0x7u) == 0;          // sparsity selector and flag
+  const bool noSat = ((v >> 3) & 1u) == 0;     // saturate: integer kinds only
+  const bool reservedZero = ((v >> 6) & 1u) == 0 && ((v >> 23) & 1u) == 0 && ((v >> 29) & 1u) == 0;
+  const bool noShift = (v >> 30) == 0;          // B-reuse shift: .ws only
+  const bool types = d.dtype <= 1 && d.atype <= 1 && d.btype == d.atype && !(d.dtype == 0 && d.atype == 1);
+  const bool shape = d.m == 128 && d.n >= 8 && d.n <= 256; // M = 64 not emulated yet
+  d.valid = dense && noSat && reservedZero && noShift && types && shape;
+  return d;
+}
+
+// --- The shared-memory descriptor (Table "Shared memory descriptor layout").
+struct attncc_emu_sdesc {
+  unsigned start, lbo, sbo; // bytes: bits 0-13, 16-29, 32-45, each << 4
+  int baseOffset;           // bits 49-51
+  int swizzle;              // bits 61-63: 0 none, 1 128B/32B atoms, 2 128B, 4 64B, 6 32B
+  int valid;
+};
+
+ATTNCC_EMU_HD attncc_emu_sdesc attncc_emu_decode_sdesc(unsigned long long v) {
+  attncc_emu_sdesc d;
+  d.start = (unsigned)(v & 0x3FFFull) << 4;
+  d.lbo = (unsigned)((v >> 16) & 0x3FFFull) << 4;
+  d.sbo = (unsigned)((v >> 32) & 0x3FFFull) << 4;
+  d.baseOffset = (int)((v >> 49) & 7ull);
+  d.swizzle = (int)(v >> 61);
+  const bool fixed001 = ((v >> 46) & 7ull) == 1;       // bits 46-48: 0b001
+  const bool relative = ((v >> 52) & 1ull) == 0;       // absolute LBO is sm_103a only
+  const bool zeros = ((v >> 53) & 0xFFull) == 0 && ((v >> 14) & 3ull) == 0 && ((v >> 30) & 3ull) == 0;
+  const bool mode = d.swizzle == 0 || d.swizzle == 2 || d.swizzle == 4 || d.swizzle == 6; // 1: not emulated
+  d.valid = fixed001 && relative && zeros && mode && d.baseOffset == 0;
+  return d;
+}
+
+// The bytes of one row of a swizzle pattern (its repeat is 8 rows), 16 with
+// no swizzle (a core matrix row).
+ATTNCC_EMU_HD unsigned attncc_emu_swizzle_bytes(int swizzle) {
+  return swizzle == 2 ? 128u : swizzle == 4 ? 64u : swizzle == 6 ? 32u : 16u;
+}
+
+// The swizzles permute 16-byte chunks: within each repeat of the pattern
+// (1024, 512 or 256 bytes, which starts on a multiple of its size when the
+// base offset is 0), chunk c of row r moves to chunk c XOR (r mod 8 / k),
+// k = 128 / row bytes. As an address map: bits 4..(3+b) XOR bits 7..(6+b),
+// b = 3, 2, 1 for 128, 64, 32 bytes.
+ATTNCC_EMU_HD unsigned attncc_emu_swizzle(unsigned addr, int swizzle) {
+  const unsigned bits = swizzle == 2 ? 3u : swizzle == 4 ? 2u : swizzle == 6 ? 1u : 0u;
+  const unsigned mask = (1u << bits) - 1u;
+  return addr ^ (((addr >> 7) & mask) << 4);
+}
+
+// The shared-memory address of element (i, k) of an operand: i is its row
+// (M for A, N for B), k its column in the K dimension of this MMA, e the
+// element's bytes. `mnMajor`: the operand is stored MN-major (the idesc's
+// transpose bit). Returns 0xFFFFFFFF for a layout not emulated.
+//   K-major, swizzle of R-byte rows: rows in groups of 8, SBO apart; row
+//     i % 8 at (i % 8) * R; K contiguous (LBO unused: one MMA's K of 32 B
+//     stays in a row).
+//   K-major, no swizzle: 8x16-byte core matrices; SBO between groups of 8
+//     rows, LBO between 16-byte column groups.
+//   MN-major, swizzle of R-byte rows: MN contiguous in atoms of R bytes,
+//     LBO apart; K rows in groups of 8, SBO apart; K row k % 8 at (k % 8) * R.
+ATTNCC_EMU_HD unsigned attncc_emu_operand_addr(attncc_emu_sdesc d, int mnMajor, unsigned i, unsigned k,
+                                               unsigned e) {
+  const unsigned R = attncc_emu_swizzle_bytes(d.swizzle);
+  unsigned a;
+  if (!mnMajor && d.swizzle == 0)
+    a = d.start + (i / 8) * d.sbo + (i % 8) * 16 + (k * e / 16) * d.lbo + (k * e) % 16;
+  else if (!mnMajor)
+    a = d.start + (i / 8) * d.sbo + (i % 8) * R + k * e;
+  else if (d.swizzle != 0)
+    a = d.start + (i * e / R) * d.lbo + (k / 8) * d.sbo + (k % 8) * R + (i * e) % R;
+  else
+    return 0xFFFFFFFFu;
+  return d.swizzle == 0 ? a : attncc_emu_swizzle(a, d.swizzle);
+}
+
+// --- 16-bit floats, without the CUDA headers.
+ATTNCC_EMU_HD float attncc_emu_bits_to_float(unsigned bits) {
+  union {
+    unsigned u;
+    float f;
+  } c;
+  c.u = bits;
+  return c.f;
+}
+ATTNCC_EMU_HD float attncc_emu_bf16(unsigned short h) { return attncc_emu_bits_to_float((unsigned)h << 16); }
+ATTNCC_EMU_HD float attncc_emu_f16(unsigned short h) {
+  const unsigned sign = (unsigned)(h >> 15) << 31, exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
+  if (exp == 0x1F) // inf, nan
+    return attncc_emu_bits_to_float(sign | 0x7F800000u | (man << 13));
+  if (exp == 0) { // zero, subnormal: man * 2^-24
+    float f = (float)man * (1.0f / 16777216.0f);
+    return sign ? -f : f;
+  }
+  return attncc_emu_bits_to_float(sign | ((exp + 112u) << 23) | (man << 13));
+}
+ATTNCC_EMU_HD float attncc_emu_elem(const unsigned char *p, int type) {
+  const unsigned short h = (unsigned short)(p[0] | (p[1] << 8)); // little-endian
+  return type == 1 ? attncc_emu_bf16(h) : attncc_emu_f16(h);
+}
+
+// --- Tensor memory: 128 lanes x 512 columns of 32 bits per CTA, here a
+// scratch array tmem[lane * 512 + column]. An address holds the lane in
+// bits 31-16 and the column in bits 15-0.
+#define ATTNCC_EMU_TMEM_LANES 128
+#define ATTNCC_EMU_TMEM_COLS 512
+ATTNCC_EMU_HD unsigned attncc_emu_tmem_lane(unsigned taddr) { return taddr >> 16; }
+ATTNCC_EMU_HD unsigned attncc_emu_tmem_col(unsigned taddr) { return taddr & 0xFFFFu; }
+// tcgen05.ld/st: warp w of a warpgroup reaches lanes 32 (w % 4) .. + 31 only;
+// with .32x32b the address's lane is that first lane. Whether `warp` may
+// issue a 32x32b access at `taddr`.
+ATTNCC_EMU_HD int attncc_emu_quarter_ok(unsigned warp, unsigned taddr) {
+  return attncc_emu_tmem_lane(taddr) == 32u * (warp % 4u);
+}
+
+// One tcgen05.mma.cta_group::1.kind::f16, M = 128, computed by the calling
+// thread: D[m][n] = (accumulate ? D[m][n] : 0) + sum_k A[m][k] B[n][k] for
+// k < 16, in float. D sits in tensor memory as the ISA's layout for M = 128:
+// row m in lane m, column n in column col(d) + n (an f32 per column; an f16
+// accumulator is not emulated). A comes from shared memory through `adesc`
+// (SS form) or, when `aTmem` is not 0xFFFFFFFF, from tensor memory (TS
+// form: row m in lane m, two 16-bit elements per column, element k in
+// column col + k / 2, the low half for even k). B always comes through
+// `bdesc`. `smem` is the CTA's shared memory: the byte at shared address a
+// is smem[a]. Returns 0, or 1 when a descriptor or the shape is not one it
+// emulates, or the rows leave tensor memory.
+ATTNCC_EMU_HD int attncc_emu_mma_f16(unsigned *tmem, const unsigned char *smem, unsigned dTmem, unsigned aTmem,
+                                     unsigned long long adesc, unsigned long long bdesc, unsigned idesc,
+                                     int accumulate) {
+  const attncc_emu_idesc id = attncc_emu_decode_idesc(idesc);
+  const attncc_emu_sdesc a = attncc_emu_decode_sdesc(adesc), b = attncc_emu_decode_sdesc(bdesc);
+  const bool aFromTmem = aTmem != 0xFFFFFFFFu;
+  if (!id.valid || id.dtype != 1 || !b.valid || (!aFromTmem && !a.valid) || (aFromTmem && id.transA))
+    return 1;
+  const unsigned dLane = attncc_emu_tmem_lane(dTmem), dCol = attncc_emu_tmem_col(dTmem);
+  if (dLane != 0 || dCol + (unsigned)id.n > ATTNCC_EMU_TMEM_COLS)
+    return 1;
+  if (aFromTmem && (attncc_emu_tmem_lane(aTmem) != 0 || attncc_emu_tmem_col(aTmem) + 8 > ATTNCC_EMU_TMEM_COLS))
+    return 1;
+  for (int m = 0; m < id.m; ++m)
+    for (int n = 0; n < id.n; ++n) {
+      float acc = 0.0f;
+      for (int k = 0; k < 16; ++k) {
+        float x;
+        if (aFromTmem) {
+          const unsigned w = tmem[m * ATTNCC_EMU_TMEM_COLS + attncc_emu_tmem_col(aTmem) + k / 2];
+          const unsigned short h = (unsigned short)((k % 2) ? (w >> 16) : (w & 0xFFFFu));
+          x = id.atype == 1 ? attncc_emu_bf16(h) : attncc_emu_f16(h);
+        } else {
+          const unsigned at = attncc_emu_operand_addr(a, id.transA, (unsigned)m, (unsigned)k, 2);
+          if (at == 0xFFFFFFFFu)
+            return 1;
+          x = attncc_emu_elem(smem + at, id.atype);
+        }
+        const unsigned bt = attncc_emu_operand_addr(b, id.transB, (unsigned)n, (unsigned)k, 2);
+        if (bt == 0xFFFFFFFFu)
+          return 1;
+        float y = attncc_emu_elem(smem + bt, id.btype);
+        acc += (id.negA ? -x : x) * (id.negB ? -y : y);
+      }
+      unsigned *d = &tmem[m * ATTNCC_EMU_TMEM_COLS + dCol + n];
+      union {
+        unsigned u;
+        float f;
+      } c;
+      c.u = *d;
+      c.f = (accumulate ? c.f : 0.0f) + acc;
+      *d = c.u;
+    }
+  return 0;
+}
+
+#endif
