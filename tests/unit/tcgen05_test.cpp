@@ -5,11 +5,14 @@
 // the last, which checks that the two agree.
 #include "codegen/cuda/tcgen05_emu.cuh"
 #include "isa/Tcgen05.h"
+#include "runtime/nvrtc/Nvrtc.h"
 #include "runtime/problem/Reference.h"
 
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 using namespace attncc::isa;
@@ -307,4 +310,32 @@ TEST_CASE("tcgen05: the encoder's descriptors decode to their fields", "[tcgen05
   CHECK(e.lbo == 16384);
   CHECK(e.sbo == 1024);
   CHECK(e.swizzle == 2);
+}
+
+TEST_CASE("tcgen05 emulator: the header compiles as device code", "[tcgen05][emulate][nvrtc]") {
+  // The same text in a kernel (the byte at shared address a is
+  // window[a]), through NVRTC, for the H200 that runs the emulation (sm_90a)
+  // and for sm_100a: it compiles, without spills.
+  std::ifstream in(std::string(ATTNCC_SOURCE_DIR) + "/codegen/cuda/tcgen05_emu.cuh");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string src = text.str() + R"(
+extern "C" __global__ void emu_mma(unsigned *tmem, unsigned long long a, unsigned long long b, unsigned idesc,
+                                   int *bad) {
+  const unsigned char *window = (const unsigned char *)__cvta_shared_to_generic(0);
+  if (threadIdx.x == 0)
+    *bad = attncc_emu_mma_f16(tmem, window, 0, 0xFFFFFFFFu, a, b, idesc, 1);
+}
+)";
+  for (std::string arch : {"sm_90a", "sm_100a"}) {
+    INFO(arch);
+    attncc::nvrtc::CompileOptions o;
+    o.arch = arch;
+    std::string err;
+    auto k = attncc::nvrtc::compile(src, "emu_mma", o, err);
+    INFO(err);
+    REQUIRE(k);
+    CHECK(!k->usage.spills());
+  }
 }
