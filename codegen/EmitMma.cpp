@@ -75,6 +75,8 @@ LogicalResult KernelEmitter::emitContract(vector::ContractionOp op) {
   // ACC=f16x (attncc-accumulate): the k steps accumulate into half2
   // partials, added to the fp32 accumulator after the last one.
   bool f16x = op->hasAttr("attncc.acc");
+  auto stepsAttr = op->getAttrOfType<IntegerAttr>("attncc.acc_steps");
+  int64_t steps = stepsAttr ? stepsAttr.getInt() : 0; // 0: one promotion after the last k step
   std::string part = f16x ? fresh(n + "_f16") : "";
   if (f16x) {
     if (bf)
@@ -150,11 +152,24 @@ LogicalResult KernelEmitter::emitContract(vector::ContractionOp op) {
     os.unindent();
     os << "}\n";
   }
-  os.unindent();
-  os << "}\n";
-  if (f16x)
+  // ACC=f16x<s>: the partials into fp32 after every s k steps and the last
+  // (kc is unrolled, so the condition folds), then from zero again.
+  auto promote = [&]() {
     os << "#pragma unroll\nfor (int e = 0; e < " << cnt << "; ++e) " << n << "[e] += attncc_half_of(" << part
        << "[e >> 1], e & 1); // the fp16 partials into fp32\n";
+  };
+  if (f16x && steps) {
+    os << "if ((kc + 1) % " << steps << " == 0 || kc == " << kc - 1 << ") { // ACC=f16x" << steps << "\n";
+    os.indent();
+    promote();
+    os << "#pragma unroll\nfor (int e = 0; e < " << cnt / 2 << "; ++e) " << part << "[e] = 0u;\n";
+    os.unindent();
+    os << "}\n";
+  }
+  os.unindent();
+  os << "}\n";
+  if (f16x && !steps)
+    promote();
   return success();
 }
 

@@ -431,9 +431,12 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
   if (f == "EXP") return parseExp(it, s, err);
   if (f == "RESCALE") return parseRescale(it, s, err);
   if (f == "ACC") {
+    // f16x<s>: s k16 steps (1..16) of fp16 accumulation per promotion into
+    // fp32; bare f16x: one promotion per contraction.
     if (v == "f32") s.acc = Accum::F32;
     else if (v == "f16x") s.acc = Accum::F16x;
-    else return fail(err, it.knob, v, "f32 or f16x");
+    else if (v.substr(0, 4) == "f16x" && intIn(v.substr(4), 1, 16, s.accSteps)) s.acc = Accum::F16x;
+    else return fail(err, it.knob, v, "f32, f16x or f16x<s> (s k16 steps per promotion, 1 to 16)");
     return true;
   }
   if (f == "OVERLAP") {
@@ -545,7 +548,9 @@ std::string printKnobs(const Schedule &s) {
                             : *s.exp == ExpKind::Ex2 ? std::string("ex2")
                                                      : "poly" + num(s.expPolyDegree)));
   if (s.rescale) out.push_back("RESCALE=" + *s.rescale);
-  if (s.acc) out.push_back(std::string("ACC=") + (*s.acc == Accum::F32 ? "f32" : "f16x"));
+  if (s.acc)
+    out.push_back(std::string("ACC=") +
+                  (*s.acc == Accum::F32 ? "f32" : "f16x" + (s.accSteps ? std::to_string(s.accSteps) : std::string())));
   if (s.grid) out.push_back(std::string("GRID=") + (*s.grid == GridKind::Tiles ? "tiles" : "persistent"));
   if (s.overlap) out.push_back(std::string("OVERLAP=") + overlapName(*s.overlap));
   if (s.repack) out.push_back(std::string("REPACK=") + (*s.repack == RepackKind::Regs ? "regs" : "smem"));
@@ -583,7 +588,7 @@ bool Schedule::empty() const {
 bool Schedule::operator==(const Schedule &o) const {
   return tiles == o.tiles && stages == o.stages && reduces == o.reduces && place == o.place && wspec == o.wspec &&
          exp == o.exp && expPolyDegree == o.expPolyDegree && rescale == o.rescale &&
-         rescaleThreshold == o.rescaleThreshold && acc == o.acc && grid == o.grid && overlap == o.overlap &&
+         rescaleThreshold == o.rescaleThreshold && acc == o.acc && accSteps == o.accSteps && grid == o.grid && overlap == o.overlap &&
          repack == o.repack && hoist == o.hoist;
 }
 

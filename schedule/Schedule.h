@@ -123,6 +123,7 @@ struct Schedule {
   std::optional<std::string> rescale; // "always" or "lazy<t>" kept as written (t is a number)
   double rescaleThreshold = 0.0;   // lazy<t>
   std::optional<Accum> acc;
+  int accSteps = 0;                // f16x<s>: k16 steps summed in fp16 before each promotion; 0 = per contraction
   std::optional<GridKind> grid;
   std::optional<OverlapKind> overlap;
   std::optional<RepackKind> repack;

@@ -458,7 +458,7 @@ func.func @combine_max_vector(%a: vector<4xf32>, %b: vector<4xf32>) {
 
 // -----
 
-// expected-error@+1 {{knob ACC: 'f16' is not allowed; expected f32 or f16x}}
+// expected-error@+1 {{knob ACC: 'f16' is not allowed; expected f32, f16x or f16x<s> (s k16 steps per promotion, 1 to 16)}}
 #s = #monoid.schedule<"ACC=f16">
 
 // -----
