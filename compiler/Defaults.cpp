@@ -63,6 +63,8 @@ const TcEntry kTensorCore[] = {
 #undef QRINGX4
 #undef QRING
 
+const char *kF16xWhere = "H200, 2026-12-02, bench/results/2026-12-02-h200-f16x-run2.json";
+
 /// wgmma prefill schedules (sm_90a only: wgmma is an arch-specific
 /// instruction), measured on the H200 by scripts/gpu-tc-perf.sh with K and V
 /// staged by TMA through an mbarrier pipeline: candidates over
@@ -176,8 +178,20 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
                                            "measurement: " + kTcWhere;
       // On plain sm_90 a Hopper user is one letter away from wgmma.
       bool wgmmaRow = t.sm == 90 && !t.wgmma && (p.head_dim == 64 || p.head_dim == 128);
-      return {r->knobs, reason(*r, ": " + r->measured + " (" + where + ")" +
-                                     (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : ""))};
+      // sm_120 with f16, head dims up to 64: P*V on the fp16-accumulate
+      // atom (ACC=f16x), which consumer Blackwell issues at twice the rate
+      // (seed 001). It passes the sweep wherever ACC=f32 does (H200,
+      // 2026-12-02). Not the d128 rows: there the half2 partials push the
+      // kernel to 255 registers and spills (ptxas, sm_120a and sm_90).
+      bool f16x = t.sm == 120 && p.dtype == DType::F16 && r->maxHeadDim <= 64;
+      std::string knobs = std::string(r->knobs) + (f16x ? ",ACC=f16x" : "");
+      return {knobs, reason(*r, ": " + r->measured + " (" + where + ")" +
+                                  (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : "") +
+                                  (f16x ? std::string("; ACC=f16x: P*V on the fp16-accumulate atom, twice the rate "
+                                                      "on sm_120 (seed 001), not timed there; on the H200 143.0 us "
+                                                      "against 142.8 us with ACC=f32, and it passes the sweep "
+                                                      "wherever ACC=f32 does (" ) + kF16xWhere + ")"
+                                        : std::string()))};
     }
   for (const Entry &e : kMeasured) {
     if (cls != e.shapeClass)
