@@ -247,7 +247,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         return success();
       })
       .Case([&](monoid::TmaReleaseOp o) { return releaseTma(o.getBlock(), o.getUnless()); })
-      .Case([&](gpu::DynamicSharedMemoryOp o) { return emitDynamicSmem(o, smemBytes); })
+      .Case([&](gpu::DynamicSharedMemoryOp o) { return emitDynamicSmem(o); })
       .Case([&](memref::ViewOp o) { return emitView(o); })
       .Case([&](nvgpu::MBarrierCreateOp o) { return emitMbarrierCreate(o); })
       .Case([&](nvgpu::MBarrierInitOp o) -> LogicalResult {
@@ -351,7 +351,6 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     os << "// " << warps << " warps, each " << fm * 16 << " rows of the " << tileRows
        << "-row tile; lane = (g, t4) as in the mma fragment figures\n";
     os << "const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t4 = lane & 3;\n";
-    smemBytes = tile.getAs<IntegerAttr>("smem") ? tile.getAs<IntegerAttr>("smem").getInt() : 0;
     // The buffers are ops (attncc-allocate-smem: memref.view per buffer);
     // each staged read uses the buffer at its offset, whose row stride is
     // its row plus the padding.

@@ -211,7 +211,10 @@ std::string KernelEmitter::slotOf(const std::string &buf, const char *counter) {
 /// gpu.dynamic_shared_memory (attncc-allocate-smem): the kernel's dynamic
 /// shared memory, aligned as the op says (1024 B when blocks are swizzled:
 /// the 128-byte swizzle acts on address bits).
-LogicalResult KernelEmitter::emitDynamicSmem(gpu::DynamicSharedMemoryOp op, int64_t bytes) {
+LogicalResult KernelEmitter::emitDynamicSmem(gpu::DynamicSharedMemoryOp op) {
+  auto tile = kernel->getAttrOfType<DictionaryAttr>("attncc.tile");
+  auto smem = tile ? tile.getAs<IntegerAttr>("smem") : IntegerAttr();
+  int64_t bytes = smem ? smem.getInt() : 0;
   auto align = op->getAttrOfType<IntegerAttr>("attncc.align");
   names[op.getResult()] = "attncc_smem";
   if (!align || align.getInt() <= 128) {
@@ -235,7 +238,6 @@ LogicalResult KernelEmitter::emitView(memref::ViewOp op) {
     return op.emitOpError("the CUDA emitter prints a shared buffer at a constant offset");
   auto mt = op.getType();
   std::string buf = define(op.getResult());
-  bufAt[*off] = buf;
   vector::TransferReadOp first;
   kernel.walk([&](vector::TransferReadOp r) {
     if (monoid::isStaged(r) && monoid::smemOffset(r) == *off) {
@@ -244,15 +246,22 @@ LogicalResult KernelEmitter::emitView(memref::ViewOp op) {
         first = r;
     }
   });
+  vector::ContractionOp handoff;
   kernel.walk([&](vector::ContractionOp c) {
-    if (auto h = c->getAttrOfType<IntegerAttr>("attncc.handoff_offset"); h && h.getInt() == *off)
+    if (auto h = c->getAttrOfType<IntegerAttr>("attncc.handoff_offset"); h && h.getInt() == *off) {
       handoffSlab[c] = buf;
+      handoff = c;
+    }
   });
   os << scalarType(mt.getElementType()) << " *const " << buf << " = reinterpret_cast<"
      << scalarType(mt.getElementType()) << " *>(attncc_smem + " << *off << "); // ";
-  if (!first) {
-    os << mt.getDimSize(0) << "x" << mt.getDimSize(1) - 128 / mt.getElementTypeBitWidth()
-       << " left operand of an mma (REPACK=smem), rows padded by 16 B\n";
+  if (handoff) {
+    auto lhs = cast<VectorType>(handoff.getLhsType());
+    os << lhs.getDimSize(0) << "x" << lhs.getDimSize(1) << " left operand of an mma (REPACK=smem), rows padded by 16 B\n";
+    return success();
+  }
+  if (!first) { // a buffer nothing reads
+    os << "unused\n";
     return success();
   }
   auto vt = first.getVectorType();

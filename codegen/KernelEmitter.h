@@ -78,7 +78,6 @@ private:
   DenseMap<Value, std::string> smemOf;  // staged block -> its __shared__ array
   DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
   DenseMap<Operation *, std::string> handoffSlab; // REPACK=smem: contraction -> its P slab
-  std::map<int64_t, std::string> bufAt; // attncc.smem_offset -> the __shared__ array there
   struct TmaBuf {
     int64_t slots = 1;     // ring buffers (1: not a ring)
     int64_t slotElems = 0; // elements per buffer
@@ -87,7 +86,6 @@ private:
   std::map<std::string, TmaBuf> tmaBufs;      // TMA-staged __shared__ array -> its pipeline
   std::map<std::pair<unsigned, int64_t>, std::string> tmaParam; // (argument, box rows) -> descriptor
   gpu::GPUFuncOp kernel;                // the kernel being printed
-  int64_t smemBytes = 0;                // its dynamic shared memory (attncc.tile smem)
   std::string lastTma;                  // the TMA buffer viewed last: its mbarriers follow
   int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
   int64_t producers = 0;                // WSPEC=load1: a warp after them that only copies blocks in
@@ -141,7 +139,7 @@ private:
   LogicalResult emitVectorStore(vector::StoreOp op);
   LogicalResult emitStage(vector::TransferReadOp op);
   std::string slotOf(const std::string &buf, const char *counter);
-  LogicalResult emitDynamicSmem(gpu::DynamicSharedMemoryOp op, int64_t bytes);
+  LogicalResult emitDynamicSmem(gpu::DynamicSharedMemoryOp op);
   LogicalResult emitView(memref::ViewOp op);
   LogicalResult emitMbarrierCreate(nvgpu::MBarrierCreateOp op);
   LogicalResult emitSync(Operation *op);

@@ -63,7 +63,11 @@ const TcEntry kTensorCore[] = {
 #undef QRINGX4
 #undef QRING
 
-const char *kF16xWhere = "H200, 2026-12-02, bench/results/2026-12-02-h200-f16x-run2.json";
+/// What ACC=f16x adds to the sm_120 f16 rows up to d64 (defaultSchedule).
+const char *kF16xMeasured = "; ACC=f16x: P*V on the fp16-accumulate atom, twice the rate on sm_120 (seed 001), "
+                            "not timed there; on the H200 143.0 us against 142.8 us with ACC=f32, and it passes "
+                            "the sweep wherever ACC=f32 does (H200, 2026-12-02, "
+                            "bench/results/2026-12-02-h200-f16x-run2.json)";
 
 /// wgmma prefill schedules (sm_90a only: wgmma is an arch-specific
 /// instruction), measured on the H200 by scripts/gpu-tc-perf.sh with K and V
@@ -187,11 +191,7 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
       std::string knobs = std::string(r->knobs) + (f16x ? ",ACC=f16x" : "");
       return {knobs, reason(*r, ": " + r->measured + " (" + where + ")" +
                                   (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : "") +
-                                  (f16x ? std::string("; ACC=f16x: P*V on the fp16-accumulate atom, twice the rate "
-                                                      "on sm_120 (seed 001), not timed there; on the H200 143.0 us "
-                                                      "against 142.8 us with ACC=f32, and it passes the sweep "
-                                                      "wherever ACC=f32 does (" ) + kF16xWhere + ")"
-                                        : std::string()))};
+                                  (f16x ? std::string(kF16xMeasured) : std::string()))};
     }
   for (const Entry &e : kMeasured) {
     if (cls != e.shapeClass)

@@ -32,6 +32,12 @@
 //                                        its row stride is handoffStride()
 //   attncc.acc    = "f16x"               a contraction on the fp16-accumulate
 //                                        atom (attncc-accumulate, ACC=f16x)
+//   attncc.acc_steps = <s>               its k16 steps per promotion into
+//                                        fp32 (ACC=f16x<s>; absent: one per
+//                                        contraction)
+//   attncc.align  = 1024|128             on gpu.dynamic_shared_memory: the
+//                                        base's alignment (attncc-allocate-smem;
+//                                        1024 when a block is swizzled)
 //   attncc.turn                          a fold contraction issued in
 //                                        warpgroup turns (attncc-overlap,
 //                                        OVERLAP=wg)

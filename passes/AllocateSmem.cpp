@@ -50,7 +50,7 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
   /// shared memory, one memref.view per buffer (a ring: its slots as the
   /// leading dimension; swizzled blocks as 128-byte slabs), and for each TMA
   /// buffer its "full" and "empty" mbarriers, initialized by thread 0.
-  void writeViews(gpu::GPUFuncOp f, int64_t /*smem*/, bool swizzled) {
+  void writeViews(gpu::GPUFuncOp f, bool swizzled) {
     MLIRContext *ctx = f.getContext();
     Block &entry = f.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
@@ -188,7 +188,7 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
     attrs.set("smem", b.getI64IntegerAttr(smem));
     f->setAttr("attncc.tile", attrs.getDictionary(f.getContext()));
     if (smem)
-      writeViews(f, smem, swizzled);
+      writeViews(f, swizzled);
     return success();
   }
 
