@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -183,6 +184,16 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
         if (!e)
           return w.fail(launch);
         args.push_back({{"index", *e}});
+      } else if (auto d = v.getDefiningOp<nvgpu::TmaCreateDescriptorOp>()) {
+        // A TMA descriptor (attncc-lower-copies): the runtime encodes it for
+        // the buffer, in boxes of rows x cols (the box's last two sizes; the
+        // others are 1).
+        auto cast = d.getTensor().getDefiningOp<memref::CastOp>();
+        auto it = cast ? w.bufferNames.find(cast.getSource()) : w.bufferNames.end();
+        auto box = d.getTensorMap().getType().getTensor().getShape();
+        if (it == w.bufferNames.end() || box.size() < 2)
+          return launch.emitError("a TMA descriptor of a memref the contract does not know");
+        args.push_back({{"tmap", {{"buffer", it->second}, {"rows", box[box.size() - 2]}, {"cols", box.back()}}}});
       } else if (auto c = v.getDefiningOp<arith::ConstantOp>(); c && v.getType().isF32()) {
         args.push_back({{"f32", cast<FloatAttr>(c.getValue()).getValueAsDouble()}});
       } else {
@@ -190,14 +201,6 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
                                                               << " has no contract form";
       }
     }
-    // TMA descriptors follow the kernel's own arguments (ir/TileAttrs.h).
-    if (kernel)
-      for (const monoid::TmaMap &m : monoid::tmaMaps(kernel)) {
-        auto it = w.bufferNames.find(launch.getKernelOperands()[m.arg]);
-        if (it == w.bufferNames.end())
-          return launch.emitError("a TMA-staged memref the contract does not know");
-        args.push_back({{"tmap", {{"buffer", it->second}, {"rows", m.rows}, {"cols", m.cols}}}});
-      }
     l["args"] = args;
     launches.push_back(l);
   }

@@ -193,6 +193,13 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         broadcastOf[o.getResult()] = o.getSource();
         return success();
       })
+      .Case([&](vector::TransposeOp o) -> LogicalResult {
+        // A block in shared memory seen slab by slab (attncc-lower-copies).
+        if (layoutOf(o.getResult()) != "smem" || layoutOf(o.getVector()) != "smem")
+          return o.emitOpError("only transposes of a block in shared memory are supported");
+        names[o.getResult()] = ref(o.getVector());
+        return success();
+      })
       .Case([&](vector::ShapeCastOp o) -> LogicalResult {
         if (layoutOf(o.getResult()).empty() || layoutOf(o.getResult()) != layoutOf(o.getSource()))
           return o.emitOpError("only layout-preserving shape casts are supported");
@@ -209,13 +216,17 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](vector::StoreOp o) { return emitVectorStore(o); })
       .Case([&](memref::LoadOp o) {
         std::string n = define(o.getResult());
-        os << "const " << scalarType(o.getType()) << " " << n << " = " << ref(o.getMemRef()) << "["
-           << offset(o.getMemRef(), o.getIndices()) << "];\n";
+        os << "const " << scalarType(o.getType()) << " " << n << " = " << ref(o.getMemRef());
+        if (!o.getIndices().empty())
+          os << "[" << offset(o.getMemRef(), o.getIndices()) << "]";
+        os << ";\n";
         return success();
       })
       .Case([&](memref::StoreOp o) {
-        os << ref(o.getMemRef()) << "[" << offset(o.getMemRef(), o.getIndices())
-           << "] = " << ref(o.getValueToStore()) << ";\n";
+        os << ref(o.getMemRef());
+        if (!o.getIndices().empty())
+          os << "[" << offset(o.getMemRef(), o.getIndices()) << "]";
+        os << " = " << ref(o.getValueToStore()) << ";\n";
         return success();
       })
       .Case([&](memref::DimOp o) -> LogicalResult {
@@ -242,20 +253,26 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](gpu::BlockDimOp o) { return builtin(o, "blockDim", o.getDimension()); })
       .Case([&](gpu::GridDimOp o) { return builtin(o, "gridDim", o.getDimension()); })
       .Case([&](NVVM::InlinePtxOp o) { return emitFenceAccumulators(o); })
-      .Case([&](monoid::TmaWaitOp o) {
-        waitTma(o.getBlock());
-        return success();
-      })
-      .Case([&](monoid::TmaReleaseOp o) { return releaseTma(o.getBlock(), o.getUnless()); })
       .Case([&](gpu::DynamicSharedMemoryOp o) { return emitDynamicSmem(o); })
       .Case([&](memref::ViewOp o) { return emitView(o); })
-      .Case([&](nvgpu::MBarrierCreateOp o) { return emitMbarrierCreate(o); })
-      .Case([&](nvgpu::MBarrierInitOp o) -> LogicalResult {
-        auto id = getConstantIntValue(o.getMbarId());
-        auto count = getConstantIntValue(o.getCount());
-        if (!id || !count || o.getPredicate())
-          return o.emitOpError("the CUDA emitter prints an mbarrier init with a constant slot and count");
-        os << "attncc_mbar_init(&" << ref(o.getBarriers()) << "[" << *id << "], " << *count << ");\n";
+      .Case([&](memref::SubViewOp o) { return emitSubview(o); })
+      .Case([&](memref::AllocaOp o) -> LogicalResult {
+        // A private counter (attncc-lower-copies): a scalar variable.
+        if (o.getType().getRank() != 0 || scalarType(o.getType().getElementType()).empty())
+          return o.emitOpError("the CUDA emitter prints a rank-0 alloca of a scalar");
+        os << scalarType(o.getType().getElementType()) << " " << define(o.getResult()) << ";\n";
+        return success();
+      })
+      .Case([&](nvgpu::DeviceAsyncCopyOp o) { return emitAsyncCopy(o); })
+      .Case([&](nvgpu::TmaAsyncLoadOp o) { return emitTmaLoad(o); })
+      .Case<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp, nvgpu::MBarrierTryWaitParityOp,
+            nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierArriveOp>([&](Operation *o) { return emitMbarrier(o); })
+      .Case([&](NVVM::SyncWarpOp o) {
+        auto m = getConstantIntValue(o.getMask());
+        if (m && *m == -1)
+          os << "__syncwarp();\n";
+        else
+          os << "__syncwarp((unsigned)" << ref(o.getMask()) << ");\n";
         return success();
       })
       .Case([&](NVVM::FenceMbarrierInitOp) {
@@ -317,17 +334,14 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
           d.push_back(std::to_string(mt.getDimSize(k)) + "LL");
         }
       }
+    } else if (isa<nvgpu::TensorMapDescriptorType>(a.getType())) {
+      // A TMA descriptor (attncc-lower-copies), made on the host.
+      params.push_back("const __grid_constant__ attncc_tmap " + n);
     } else if (!scalarType(a.getType()).empty() && !isa<VectorType>(a.getType())) {
       params.push_back(scalarType(a.getType()) + " " + n);
     } else {
       return f.emitOpError("argument type not supported by the CUDA emitter: ") << a.getType();
     }
-  }
-  // TMA descriptors after the arguments (the launch contract lists the same).
-  for (const monoid::TmaMap &m : monoid::tmaMaps(f)) {
-    std::string n = fresh("tm_" + names[f.getArgument(m.arg)]);
-    tmaParam[{m.arg, m.rows}] = n;
-    params.push_back("const __grid_constant__ attncc_tmap " + n);
   }
   std::string bounds;
   if (auto block = f.getKnownBlockSizeAttr()) {
@@ -351,29 +365,9 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp f) {
     os << "// " << warps << " warps, each " << fm * 16 << " rows of the " << tileRows
        << "-row tile; lane = (g, t4) as in the mma fragment figures\n";
     os << "const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t4 = lane & 3;\n";
-    // The buffers are ops (attncc-allocate-smem: memref.view per buffer);
-    // each staged read uses the buffer at its offset, whose row stride is
-    // its row plus the padding.
-    bool unplaced = false;
-    f.walk([&](vector::TransferReadOp r) {
-      if (!monoid::isStaged(r))
-        return;
-      if (!r->getAttrOfType<IntegerAttr>("attncc.smem_offset")) {
-        r.emitOpError("a staged read needs attncc.smem_offset (attncc-allocate-smem)");
-        unplaced = true;
-      }
-      smemStride[r.getResult()] = r.getVectorType().getDimSize(1) + monoid::rowPad(r);
-    });
-    if (unplaced)
-      return failure();
   }
   if (failed(emitBlock(f.getBody().front())))
     return failure();
-  // Blocks prefetched and never read must land before the CTA exits.
-  if (!producers)
-    for (auto &[buf, t] : tmaBufs)
-      os << "if (threadIdx.x == 0) for (unsigned f = " << buf << "_r; f < " << buf << "_w; ++f) attncc_mbar_wait(&"
-         << t.full << "[f % " << t.slots << "], (f / " << t.slots << ") & 1);\n";
   os.unindent();
   os << "}\n";
   return success();
@@ -391,7 +385,7 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
      << "__device__ __forceinline__ float attncc_ex2(float x) {\n"
      << "  float y;\n  asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x));\n  return y;\n}\n\n";
   bool tiled = false, wgmma = false, tma = false;
-  module.walk([&](vector::TransferReadOp r) { tma = tma || monoid::isTmaStaged(r); });
+  module.walk([&](nvgpu::MBarrierCreateOp) { tma = true; });
   module.walk([&](gpu::GPUFuncOp f) {
     if (f->hasAttr("attncc.tile"))
       tiled = true;

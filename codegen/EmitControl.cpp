@@ -55,7 +55,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
     os << "if ((warp >> 2) == " << warps / 4 - 1
        << ") attncc_bar_arrive(1, 256); // warpgroup 0 takes the first turn\n";
   std::string iv = define(f.getInductionVar());
-  os << "for (long long " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
+  os << "for (" << regType(f.getInductionVar().getType()) << " " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
      << ref(f.getUpperBound()) << "; " << iv << " += " << ref(f.getStep()) << ") {\n";
   os.indent();
   if (failed(emitBlock(*f.getBody())))
@@ -92,8 +92,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
 LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   if (op->hasAttr("attncc.roles"))
     return emitRoles(op);
-  // The issuing thread's region of the producer role ends with its drain.
-  bool issuer = op == tmaIssuer;
   SmallVector<std::string> vars;
   for (Value r : op.getResults()) {
     std::string n = define(r);
@@ -104,8 +102,6 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   os.indent();
   if (failed(emitBlock(op.getThenRegion().front())))
     return failure();
-  if (issuer)
-    drainTma();
   assign(vars, op.thenYield().getOperands(), op.getResults());
   os.unindent();
   if (!op.getElseRegion().empty()) {

@@ -5,10 +5,6 @@ namespace attncc::codegen {
 
 vector::TransferReadOp KernelEmitter::stagedRead(Value v) { return monoid::stagedRead(v); }
 
-bool KernelEmitter::isCp(Value staged) {
-  return monoid::isCp(stagedRead(staged));
-}
-
 std::string KernelEmitter::layoutOf(Value v) { return monoid::layoutOf(v); }
 
 int64_t KernelEmitter::dimOr1(VectorType t, int k) { return k < t.getRank() ? t.getDimSize(k) : 1; }
@@ -98,7 +94,7 @@ LogicalResult KernelEmitter::emitTransferRead(vector::TransferReadOp op) {
   if (l.empty())
     return op.emitOpError("needs a layout (attncc-atomize) to be emitted");
   if (l == "smem")
-    return emitStage(op);
+    return emitBlockRead(op);
   auto vt = op.getVectorType();
   std::string n = define(op.getResult());
   int64_t cnt = count(op.getResult());
@@ -141,71 +137,64 @@ LogicalResult KernelEmitter::emitTransferWrite(vector::TransferWriteOp op) {
   return success();
 }
 
-/// A staged block: every thread copies 16-byte chunks of the R x C block
-/// into its __shared__ array (cp.async, or loads and stores for sync);
-/// rows past the end are zero-filled. The contraction waits at first use.
-LogicalResult KernelEmitter::emitStage(vector::TransferReadOp op) {
-  if (monoid::isTma(op))
-    return emitTmaStage(op);
-  auto vt = op.getVectorType();
-  std::string buf = smemOf[op.getResult()];
-  int64_t rows = vt.getDimSize(0), cols = vt.getDimSize(1), stride = smemStride[op.getResult()];
-  int64_t chunksPerRow = cols * vt.getElementTypeBitWidth() / 8 / 16;
-  int64_t per = cols / chunksPerRow;
-  bool cp = isCp(op.getResult());
-  if (op->hasAttr("attncc.ring")) {
-    // A ring: this copy fills the next buffer, which no block in use occupies.
-    std::string p = define(op.getResult());
-    os << scalarType(vt) << " *" << p << " = " << buf << " + " << buf << "_slot * " << rows * stride
-       << ";\n";
-    if (monoid::ringSlots(op) == 2)
-      os << buf << "_slot ^= 1;\n";
-    else
-      os << buf << "_slot = " << buf << "_slot == " << monoid::ringSlots(op) - 1 << " ? 0 : " << buf
-         << "_slot + 1;\n";
-    buf = p;
-  } else {
-    names[op.getResult()] = buf;
-  }
-  std::string c = fresh("chunk");
-  os << "// " << buf << ": " << rows << "x" << cols << " block -> shared memory ("
-     << (cp ? "cp.async" : "sync") << (monoid::isSwizzled(op) ? ", 128-byte swizzle" : "") << ")\n";
-  os << "for (int " << c << " = threadIdx.x; " << c << " < " << rows * chunksPerRow << "; " << c
-     << " += " << warps * 32 << ") {\n";
-  os.indent();
-  std::string r = "(" + c + " / " + std::to_string(chunksPerRow) + ")";
-  std::string col = "(" + c + " % " + std::to_string(chunksPerRow) + ") * " + std::to_string(per);
-  SmallVector<bool> inb{op.isDimInBounds(0), true};
-  SmallVector<std::string> idx;
-  std::string ok;
-  transferIndex(op, op.getBase(), op.getIndices(), op.getPermutationMap(), inb, {r, col}, idx, ok);
-  std::string okv = fresh("in");
-  os << "const bool " << okv << " = " << (ok.empty() ? "true" : ok) << ";\n";
-  std::string src = "&" + ref(op.getBase()) + "[" + okv + " ? " + offsetOf(op.getBase(), idx) + " : 0]";
-  std::string dst = "&" + buf + "[" + r + " * " + std::to_string(stride) + " + " + col + "]";
-  if (monoid::isSwizzled(op)) {
-    // 128-byte slabs of S elements; chunk c of row r lands at chunk c ^ (r % 8).
-    int64_t slabChunks = 128 / 16, slab = monoid::slabElems(vt.getElementType());
-    std::string ch = "(" + c + " % " + std::to_string(chunksPerRow) + ")";
-    dst = "&" + buf + "[(" + ch + " / " + std::to_string(slabChunks) + ") * " +
-          std::to_string(rows * slab) + " + " + r + " * " + std::to_string(slab) + " + ((" + ch +
-          " % " + std::to_string(slabChunks) + ") ^ (" + r + " & 7)) * " + std::to_string(per) + "]";
-  }
-  if (cp)
-    os << "attncc_cp_async16(" << dst << ", " << src << ", " << okv << ");\n";
-  else
-    os << "*reinterpret_cast<uint4 *>(" << dst << ") = " << okv
-       << " ? *reinterpret_cast<const uint4 *>(" << src << ") : make_uint4(0, 0, 0, 0);\n";
-  os.unindent();
-  os << "}\n";
+/// A staged block's read of its slot (attncc-lower-copies): the block is
+/// the shared memory itself, so its name is the slot's pointer.
+LogicalResult KernelEmitter::emitBlockRead(vector::TransferReadOp op) {
+  auto mt = dyn_cast<MemRefType>(op.getBase().getType());
+  if (!mt || !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(mt))
+    return op.emitOpError("a block in layout smem is a read of shared memory (attncc-lower-copies)");
+  for (Value i : op.getIndices())
+    if (auto c = getConstantIntValue(i); !c || *c != 0)
+      return op.emitOpError("the CUDA emitter prints a shared block read from the start of its buffer");
+  names[op.getResult()] = ref(op.getBase());
+  if (mt.getRank() == 2)
+    smemStride[op.getResult()] = mt.getDimSize(1);
   return success();
 }
 
-/// The buffer of TMA buffer `buf` that fill number `buf<counter>` (_w:
-/// issued, _r: waited for) uses.
-std::string KernelEmitter::slotOf(const std::string &buf, const char *counter) {
-  int64_t slots = tmaBufs[buf].slots;
-  return slots == 1 ? "0" : "(" + buf + counter + " % " + std::to_string(slots) + ")";
+/// nvgpu.device_async_copy (attncc-lower-copies): one cp.async of 16 bytes
+/// that reads srcElements of them (the rest zero-filled).
+LogicalResult KernelEmitter::emitAsyncCopy(nvgpu::DeviceAsyncCopyOp op) {
+  auto et = op.getDst().getType().getElementType();
+  int64_t bytes = op.getDstElements().getZExtValue() * et.getIntOrFloatBitWidth() / 8;
+  if (bytes != 16 || !op.getBypassL1())
+    return op.emitOpError("the CUDA emitter prints a 16-byte cp.async that bypasses L1 (cp.async.cg)");
+  std::string srcBytes = "16";
+  if (Value n = op.getSrcElements())
+    srcBytes = "(unsigned)" + ref(n) + " * " + std::to_string(et.getIntOrFloatBitWidth() / 8);
+  os << "attncc_cp_async16(&" << ref(op.getDst()) << "[" << offset(op.getDst(), op.getDstIndices()) << "], &"
+     << ref(op.getSrc()) << "[" << offset(op.getSrc(), op.getSrcIndices()) << "], " << srcBytes << ");\n";
+  return success();
+}
+
+/// memref.subview of a shared buffer (attncc-lower-copies: a slot, or a
+/// TMA box of it): a pointer at its offset; indices into it are row-major
+/// over its sizes, which hold because every such subview keeps whole rows
+/// of its source.
+LogicalResult KernelEmitter::emitSubview(memref::SubViewOp op) {
+  auto src = op.getSourceType();
+  if (!src.getLayout().isIdentity())
+    return op.emitOpError("the CUDA emitter prints a subview of a buffer with the identity layout");
+  auto [strides, off] = src.getStridesAndOffset();
+  std::string at;
+  unsigned dyn = 0;
+  for (auto [k, o] : llvm::enumerate(op.getStaticOffsets())) {
+    std::string term;
+    if (ShapedType::isDynamic(o))
+      term = ref(op.getOffsets()[dyn++]);
+    else if (o != 0)
+      term = std::to_string(o);
+    if (term.empty())
+      continue;
+    at += (at.empty() ? "" : " + ") + term + (strides[k] == 1 ? "" : " * " + std::to_string(strides[k]));
+  }
+  auto et = op.getType().getElementType();
+  std::string n = define(op.getResult());
+  os << scalarType(et) << " *const " << n << " = " << ref(op.getSource()) << (at.empty() ? "" : " + " + at)
+     << ";\n";
+  for (int64_t d : op.getType().getShape())
+    dims[op.getResult()].push_back(std::to_string(d) + "LL");
+  return success();
 }
 
 /// gpu.dynamic_shared_memory (attncc-allocate-smem): the kernel's dynamic
@@ -230,22 +219,16 @@ LogicalResult KernelEmitter::emitDynamicSmem(gpu::DynamicSharedMemoryOp op) {
 }
 
 /// memref.view (attncc-allocate-smem): one shared buffer, a pointer into
-/// the dynamic shared memory. The staged reads at its offset, or the
-/// handoff contraction, use it.
+/// the dynamic shared memory; the copies and reads name it (a slot of it)
+/// as their operand, the handoff contraction by its offset.
 LogicalResult KernelEmitter::emitView(memref::ViewOp op) {
   auto off = getConstantIntValue(op.getByteShift());
   if (!off)
     return op.emitOpError("the CUDA emitter prints a shared buffer at a constant offset");
   auto mt = op.getType();
   std::string buf = define(op.getResult());
-  vector::TransferReadOp first;
-  kernel.walk([&](vector::TransferReadOp r) {
-    if (monoid::isStaged(r) && monoid::smemOffset(r) == *off) {
-      smemOf[r.getResult()] = buf;
-      if (!first)
-        first = r;
-    }
-  });
+  for (int64_t d : mt.getShape())
+    dims[op.getResult()].push_back(std::to_string(d) + "LL");
   vector::ContractionOp handoff;
   kernel.walk([&](vector::ContractionOp c) {
     if (auto h = c->getAttrOfType<IntegerAttr>("attncc.handoff_offset"); h && h.getInt() == *off) {
@@ -260,43 +243,9 @@ LogicalResult KernelEmitter::emitView(memref::ViewOp op) {
     os << lhs.getDimSize(0) << "x" << lhs.getDimSize(1) << " left operand of an mma (REPACK=smem), rows padded by 16 B\n";
     return success();
   }
-  if (!first) { // a buffer nothing reads
-    os << "unused\n";
-    return success();
-  }
-  auto vt = first.getVectorType();
-  auto ring = first->getAttrOfType<IntegerAttr>("attncc.ring");
-  os << (ring ? "a ring of " + std::to_string(monoid::ringSlots(first)) + " " : std::string()) << vt.getDimSize(0)
-     << "x" << vt.getDimSize(1) << (monoid::rowPad(first) ? ", rows padded by 16 B" : "")
-     << (monoid::isSwizzled(first) ? ", 128-byte swizzled slabs" : "") << "\n";
-  if (monoid::isTma(first)) {
-    tmaBufs[buf] = TmaBuf{monoid::ringSlots(first), vt.getDimSize(0) * smemStride[first.getResult()]};
-    lastTma = buf;
-  } else if (ring) {
-    taken[buf + "_slot"] = 1;
-    os << "int " << buf << "_slot = 0;\n";
-  }
-  return success();
-}
-
-/// nvgpu.mbarrier.create (attncc-allocate-smem): the "full" and then the
-/// "empty" barriers of the TMA buffer viewed just before; its fill and
-/// wait counts follow them.
-LogicalResult KernelEmitter::emitMbarrierCreate(nvgpu::MBarrierCreateOp op) {
-  if (lastTma.empty())
-    return op.emitOpError("the CUDA emitter prints mbarriers right after the view of their TMA buffer");
-  TmaBuf &t = tmaBufs[lastTma];
-  std::string n = define(op.getResult());
-  os << "__shared__ __align__(8) unsigned long long " << n << "[" << op.getBarriers().getType().getNumBarriers()
-     << "];" << (t.full.empty() ? " // mbarriers: landed" : " // mbarriers: free") << "\n";
-  if (t.full.empty()) {
-    t.full = n;
-    return success();
-  }
-  t.empty = n;
-  for (const char *sfx : {"_w", "_r"})
-    taken[lastTma + sfx] = 1;
-  os << "unsigned " << lastTma << "_w = 0, " << lastTma << "_r = 0; // blocks issued, blocks waited for\n";
+  for (auto [k, d] : llvm::enumerate(mt.getShape()))
+    os << (k ? "x" : "") << d;
+  os << (mt.getRank() == 4 ? " (slots x 128-byte slabs x rows x slab)\n" : " (slots x rows x row stride)\n");
   return success();
 }
 
@@ -351,9 +300,21 @@ std::string KernelEmitter::offset(Value m, ValueRange indices) {
   return acc;
 }
 
+/// Whether a vector.load/store moves one aligned 16-byte chunk (printed as
+/// one 128-bit access).
+static bool isChunk(VectorType vt, std::optional<uint64_t> align) {
+  return vt.getRank() == 1 && vt.getNumElements() * vt.getElementTypeBitWidth() == 128 && align && *align >= 16;
+}
+
 LogicalResult KernelEmitter::emitVectorLoad(vector::LoadOp op) {
   auto vt = op.getVectorType();
   std::string n = define(op.getResult());
+  if (isChunk(vt, op.getAlignment())) {
+    os << scalarType(vt) << " " << n << "[" << vt.getNumElements() << "];\n";
+    os << "{ const uint4 raw = *reinterpret_cast<const uint4 *>(&" << ref(op.getBase()) << "["
+       << offset(op.getBase(), op.getIndices()) << "]); memcpy(" << n << ", &raw, 16); }\n";
+    return success();
+  }
   std::string base = fresh(n + "_at");
   os << "const long long " << base << " = " << offset(op.getBase(), op.getIndices()) << ";\n";
   os << scalarType(vt) << " " << n << "[" << vt.getNumElements() << "];\n";
@@ -365,6 +326,11 @@ LogicalResult KernelEmitter::emitVectorLoad(vector::LoadOp op) {
 
 LogicalResult KernelEmitter::emitVectorStore(vector::StoreOp op) {
   auto vt = op.getVectorType();
+  if (isChunk(vt, op.getAlignment())) {
+    os << "{ uint4 raw; memcpy(&raw, " << ref(op.getValueToStore()) << ", 16); *reinterpret_cast<uint4 *>(&"
+       << ref(op.getBase()) << "[" << offset(op.getBase(), op.getIndices()) << "]) = raw; }\n";
+    return success();
+  }
   std::string base = fresh("at");
   os << "const long long " << base << " = " << offset(op.getBase(), op.getIndices()) << ";\n";
   os << "#pragma unroll\n";

@@ -102,6 +102,13 @@ Fmt KernelEmitter::unsignedOp(std::string opText) {
   };
 }
 
+/// The same on 32-bit integers (attncc-lower-copies' chunk and slot math).
+Fmt KernelEmitter::unsignedOp32(std::string opText) {
+  return [opText](ArrayRef<std::string> a) {
+    return "(int)((unsigned)" + a[0] + " " + opText + " (unsigned)" + a[1] + ")";
+  };
+}
+
 Fmt KernelEmitter::convert(Type from, Type to) {
   from = getElementTypeOrSelf(from);
   to = getElementTypeOrSelf(to);
@@ -135,8 +142,12 @@ LogicalResult KernelEmitter::emitScalar(Operation *op) {
       .Case([&](arith::MulIOp o) { return elementwise(o, binary("*")); })
       .Case([&](arith::DivSIOp o) { return elementwise(o, binary("/")); })
       .Case([&](arith::RemSIOp o) { return elementwise(o, binary("%")); })
-      .Case([&](arith::DivUIOp o) { return elementwise(o, unsignedOp("/")); })
-      .Case([&](arith::RemUIOp o) { return elementwise(o, unsignedOp("%")); })
+      .Case([&](arith::DivUIOp o) {
+        return elementwise(o, getElementTypeOrSelf(o.getType()).isInteger(32) ? unsignedOp32("/") : unsignedOp("/"));
+      })
+      .Case([&](arith::RemUIOp o) {
+        return elementwise(o, getElementTypeOrSelf(o.getType()).isInteger(32) ? unsignedOp32("%") : unsignedOp("%"));
+      })
       .Case([&](arith::CeilDivUIOp o) {
         return elementwise(o, [](ArrayRef<std::string> a) {
           return "(long long)(((unsigned long long)" + a[0] + " + (unsigned long long)" + a[1] +

@@ -5,10 +5,10 @@
 //   CudaEmitter.cpp   names, dispatch (emitOp), the kernel's frame
 //                     (emitKernel), emitCuda
 //   EmitScalar.cpp    types, literals, the arith/math op -> text table
-//   EmitMemory.cpp    reads and writes, fragment layouts, staging through
-//                     shared memory (sync, cp.async), the waits and barriers
-//                     attncc-place-waits wrote
-//   EmitTma.cpp       TMA copies and their mbarriers, the warp roles
+//   EmitMemory.cpp    reads and writes, fragment layouts, shared memory
+//                     (views, slots, cp.async copies, block reads), the
+//                     waits and barriers attncc-place-waits wrote
+//   EmitTma.cpp       TMA loads, the mbarrier ops, the warp roles
 //   EmitMma.cpp       mma.sync contractions (and the register repack of P)
 //   EmitWgmma.cpp     wgmma contractions, their accumulator fences, turns
 //   EmitControl.cpp   scf.for, scf.if, compares and reductions
@@ -75,22 +75,11 @@ private:
   DenseMap<Value, std::string> names;   // variables and inline literals
   DenseMap<Value, Value> broadcastOf;   // vector.broadcast -> its scalar
   DenseMap<Value, Value> spreadOf;      // vector.broadcast of a row/col vector -> its source
-  DenseMap<Value, std::string> smemOf;  // staged block -> its __shared__ array
   DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
   DenseMap<Operation *, std::string> handoffSlab; // REPACK=smem: contraction -> its P slab
-  struct TmaBuf {
-    int64_t slots = 1;     // ring buffers (1: not a ring)
-    int64_t slotElems = 0; // elements per buffer
-    std::string full, empty; // its mbarrier arrays (nvgpu.mbarrier.create)
-  };
-  std::map<std::string, TmaBuf> tmaBufs;      // TMA-staged __shared__ array -> its pipeline
-  std::map<std::pair<unsigned, int64_t>, std::string> tmaParam; // (argument, box rows) -> descriptor
   gpu::GPUFuncOp kernel;                // the kernel being printed
-  std::string lastTma;                  // the TMA buffer viewed last: its mbarriers follow
   int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
   int64_t producers = 0;                // WSPEC=load1: a warp after them that only copies blocks in
-  bool inProducer = false;              // emitting the producer role (attncc-warp-specialize)
-  Operation *tmaIssuer = nullptr;       // the producer role's branch that issues the copies
 
   SmallVector<Operation *> waitsBeforeLoop; // attncc-place-waits ops printed inside emitFor
   DenseMap<Value, SmallVector<std::string>> dims; // memref -> dimension expressions
@@ -110,6 +99,7 @@ private:
   static Fmt binary(std::string opText);
   static Fmt call(std::string fn);
   static Fmt unsignedOp(std::string opText);
+  static Fmt unsignedOp32(std::string opText);
   static Fmt convert(Type from, Type to);
   static bool isSync(Operation *op);
   LogicalResult emitBlock(Block &block);
@@ -121,7 +111,6 @@ private:
 
   // --- EmitMemory.cpp: fragment layouts, reads and writes, staging and its waits
   static vector::TransferReadOp stagedRead(Value v);
-  static bool isCp(Value staged);
   std::string layoutOf(Value v);
   static int64_t dimOr1(VectorType t, int k);
   int64_t count(Value v);
@@ -137,19 +126,17 @@ private:
   LogicalResult emitStep(vector::StepOp op);
   LogicalResult emitVectorLoad(vector::LoadOp op);
   LogicalResult emitVectorStore(vector::StoreOp op);
-  LogicalResult emitStage(vector::TransferReadOp op);
-  std::string slotOf(const std::string &buf, const char *counter);
+  LogicalResult emitBlockRead(vector::TransferReadOp op);
+  LogicalResult emitAsyncCopy(nvgpu::DeviceAsyncCopyOp op);
+  LogicalResult emitSubview(memref::SubViewOp op);
   LogicalResult emitDynamicSmem(gpu::DynamicSharedMemoryOp op);
   LogicalResult emitView(memref::ViewOp op);
-  LogicalResult emitMbarrierCreate(nvgpu::MBarrierCreateOp op);
   LogicalResult emitSync(Operation *op);
 
-  // --- EmitTma.cpp: TMA copies, their mbarriers, the warp roles (WSPEC)
-  LogicalResult emitTmaStage(vector::TransferReadOp op);
-  void waitTma(Value v);
-  LogicalResult releaseTma(Value v, ValueRange carried);
+  // --- EmitTma.cpp: TMA loads, the mbarrier ops, the warp roles (WSPEC)
+  LogicalResult emitTmaLoad(nvgpu::TmaAsyncLoadOp op);
+  LogicalResult emitMbarrier(Operation *op);
   LogicalResult emitRoles(scf::IfOp op);
-  void drainTma();
 
   // --- EmitMma.cpp: mma.sync
   bool onlyPacked(arith::TruncFOp t);

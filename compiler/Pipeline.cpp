@@ -93,6 +93,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(mlir::attncc::createAllocateSmem()); // staged blocks' places in shared memory
     pm.addPass(mlir::attncc::createPlaceWaits());   // when copies and products land
     pm.addPass(mlir::attncc::createWarpSpecialize()); // WSPEC: producer and consumer roles
+    pm.addPass(mlir::attncc::createLowerCopies());  // the copies as nvgpu ops
   }
 }
 

@@ -332,6 +332,37 @@ def WarpSpecialize : Pass<"attncc-warp-specialize", "ModuleOp"> {
                            "mlir::scf::SCFDialect"];
 }
 
+def LowerCopies : Pass<"attncc-lower-copies", "ModuleOp"> {
+  let summary = "Write each staged copy as nvgpu ops into its shared buffer, and the TMA waits and releases as mbarrier ops";
+  let description = [{
+    After attncc-warp-specialize, the last tile pass. Each staged read
+    (`attncc.stage`) becomes the copy that fills its buffer's slot (a
+    `memref.subview` of attncc-allocate-smem's view) and a read of that slot
+    for its readers (swizzled slabs: `vector.transpose` and
+    `vector.shape_cast` to rows x cols):
+    * cp: a loop of 16-byte chunks per thread, `nvgpu.device_async_copy`
+      (`bypassL1`, the rows past the tensor's end zero-filled);
+    * sync: the same loop with `vector.load`, `arith.select` and
+      `vector.store`;
+    * tma: the issuing thread (thread 0, or the WSPEC producer's) waits on
+      the slot's "empty" mbarrier (`nvgpu.mbarrier.try_wait.parity`),
+      announces the bytes (`nvgpu.mbarrier.arrive.expect_tx`) and issues one
+      `nvgpu.tma.async.load` per 128-byte slab from a
+      `!nvgpu.tensormap.descriptor` kernel argument, which each launch
+      passes from `nvgpu.tma.create.descriptor` on the host.
+    Ring slots and the TMA fill and wait counts are private counters
+    (`memref.alloca : memref<i32>`, loaded and stored around each copy and
+    wait). `monoid.tma_wait` becomes a `try_wait.parity` on "full";
+    `monoid.tma_release` a `nvvm.bar.warp.sync` and an
+    `nvgpu.mbarrier.arrive` on "empty" by lane 0, guarded by the `unless`
+    blocks' slots; loops that carry TMA blocks carry their slots. Blocks
+    never waited for are waited for before the issuing thread ends.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
+                           "mlir::nvgpu::NVGPUDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
   let summary = "EXP=ex2: exp(x - y) becomes exp2(fma(x, log2 e, -y log2 e)) with fastmath<afn>";
   let description = [{

@@ -53,9 +53,10 @@ __device__ __forceinline__ void attncc_ldmatrix_x2_trans(unsigned *r, const void
   unsigned s = (unsigned)__cvta_generic_to_shared(p);
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(s) : "memory");
 }
-__device__ __forceinline__ void attncc_cp_async16(void *dst, const void *src, bool ok) {
+// 16 bytes into shared memory, of which `src_bytes` are read (the rest are zeros).
+__device__ __forceinline__ void attncc_cp_async16(void *dst, const void *src, unsigned src_bytes) {
   unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(d), "l"(src), "r"(ok ? 16 : 0) : "memory");
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(d), "l"(src), "r"(src_bytes) : "memory");
 }
 __device__ __forceinline__ void attncc_cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N> __device__ __forceinline__ void attncc_cp_async_wait() {
