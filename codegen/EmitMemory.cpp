@@ -5,6 +5,12 @@ namespace attncc::codegen {
 
 vector::TransferReadOp KernelEmitter::stagedRead(Value v) { return monoid::stagedRead(v); }
 
+/// Whether a vector.load/store moves one aligned 16-byte chunk: its value
+/// is one uint4 register (isChunkValue).
+static bool isChunk(VectorType vt, std::optional<uint64_t> align) {
+  return vt.getRank() == 1 && vt.getNumElements() * vt.getElementTypeBitWidth() == 128 && align && *align >= 16;
+}
+
 std::string KernelEmitter::layoutOf(Value v) { return monoid::layoutOf(v); }
 
 int64_t KernelEmitter::dimOr1(VectorType t, int k) { return k < t.getRank() ? t.getDimSize(k) : 1; }
@@ -167,6 +173,29 @@ LogicalResult KernelEmitter::emitAsyncCopy(nvgpu::DeviceAsyncCopyOp op) {
   return success();
 }
 
+/// Whether `v` is a 16-byte chunk held as one uint4 (attncc-lower-copies'
+/// sync copies): an aligned vector.load, or a select between chunks (a zero
+/// constant for the rows past the end).
+bool KernelEmitter::isChunkValue(Value v) {
+  auto vt = dyn_cast<VectorType>(v.getType());
+  if (!vt || vt.getRank() != 1 || vt.getNumElements() * vt.getElementTypeBitWidth() != 128 || !layoutOf(v).empty())
+    return false;
+  if (auto l = v.getDefiningOp<vector::LoadOp>())
+    return isChunk(vt, l.getAlignment());
+  if (auto s = v.getDefiningOp<arith::SelectOp>())
+    return !isa<VectorType>(s.getCondition().getType()) && isChunkValue(s.getTrueValue()) &&
+           (isChunkValue(s.getFalseValue()) || matchPattern(s.getFalseValue(), m_AnyZeroFloat()));
+  return false;
+}
+
+/// arith.select between 16-byte chunks: one uint4 select.
+LogicalResult KernelEmitter::emitChunkSelect(arith::SelectOp op) {
+  auto chunk = [&](Value v) { return isChunkValue(v) ? ref(v) : std::string("make_uint4(0u, 0u, 0u, 0u)"); };
+  os << "const uint4 " << define(op.getResult()) << " = " << ref(op.getCondition()) << " ? " << chunk(op.getTrueValue())
+     << " : " << chunk(op.getFalseValue()) << ";\n";
+  return success();
+}
+
 /// memref.subview of a shared buffer (attncc-lower-copies: a slot, or a
 /// TMA box of it): a pointer at its offset; indices into it are row-major
 /// over its sizes, which hold because every such subview keeps whole rows
@@ -300,21 +329,14 @@ std::string KernelEmitter::offset(Value m, ValueRange indices) {
   return acc;
 }
 
-/// Whether a vector.load/store moves one aligned 16-byte chunk (printed as
-/// one 128-bit access).
-static bool isChunk(VectorType vt, std::optional<uint64_t> align) {
-  return vt.getRank() == 1 && vt.getNumElements() * vt.getElementTypeBitWidth() == 128 && align && *align >= 16;
-}
-
 LogicalResult KernelEmitter::emitVectorLoad(vector::LoadOp op) {
   auto vt = op.getVectorType();
-  std::string n = define(op.getResult());
   if (isChunk(vt, op.getAlignment())) {
-    os << scalarType(vt) << " " << n << "[" << vt.getNumElements() << "];\n";
-    os << "{ const uint4 raw = *reinterpret_cast<const uint4 *>(&" << ref(op.getBase()) << "["
-       << offset(op.getBase(), op.getIndices()) << "]); memcpy(" << n << ", &raw, 16); }\n";
+    os << "const uint4 " << define(op.getResult()) << " = *reinterpret_cast<const uint4 *>(&" << ref(op.getBase())
+       << "[" << offset(op.getBase(), op.getIndices()) << "]);\n";
     return success();
   }
+  std::string n = define(op.getResult());
   std::string base = fresh(n + "_at");
   os << "const long long " << base << " = " << offset(op.getBase(), op.getIndices()) << ";\n";
   os << scalarType(vt) << " " << n << "[" << vt.getNumElements() << "];\n";
@@ -327,8 +349,10 @@ LogicalResult KernelEmitter::emitVectorLoad(vector::LoadOp op) {
 LogicalResult KernelEmitter::emitVectorStore(vector::StoreOp op) {
   auto vt = op.getVectorType();
   if (isChunk(vt, op.getAlignment())) {
-    os << "{ uint4 raw; memcpy(&raw, " << ref(op.getValueToStore()) << ", 16); *reinterpret_cast<uint4 *>(&"
-       << ref(op.getBase()) << "[" << offset(op.getBase(), op.getIndices()) << "]) = raw; }\n";
+    if (!isChunkValue(op.getValueToStore()))
+      return op.emitOpError("the CUDA emitter stores a 16-byte chunk loaded as one (vector.load, arith.select)");
+    os << "*reinterpret_cast<uint4 *>(&" << ref(op.getBase()) << "[" << offset(op.getBase(), op.getIndices())
+       << "]) = " << ref(op.getValueToStore()) << ";\n";
     return success();
   }
   std::string base = fresh("at");

@@ -174,7 +174,9 @@ LogicalResult KernelEmitter::emitScalar(Operation *op) {
       })
       .Case([&](arith::CmpIOp o) { return emitCmpI(o); })
       .Case([&](arith::CmpFOp o) { return emitCmpF(o); })
-      .Case([&](arith::SelectOp o) {
+      .Case([&](arith::SelectOp o) -> LogicalResult {
+        if (isChunkValue(o.getResult()))
+          return emitChunkSelect(o);
         return elementwise(o, [](ArrayRef<std::string> a) {
           return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
         });

@@ -56,13 +56,28 @@ LogicalResult KernelEmitter::emitFenceAccumulators(NVVM::InlinePtxOp op) {
 /// warpgroup's 128 arrive).
 bool KernelEmitter::isTurn(Operation *op) { return op && isa<vector::ContractionOp>(op) && op->hasAttr("attncc.turn"); }
 
+/// Whether `op` is part of a wait for a TMA block (attncc-lower-copies:
+/// the wait count's load, increment and store, the slot and phase it gives,
+/// and the mbarrier wait itself).
+static bool isBlockWait(Operation *op) {
+  if (isa<nvgpu::MBarrierTryWaitParityOp>(op))
+    return true;
+  if (auto l = dyn_cast<memref::LoadOp>(op))
+    return l.getMemRef().getDefiningOp<memref::AllocaOp>() &&
+           llvm::all_of(op->getUsers(), [](Operation *u) { return isBlockWait(u); });
+  if (auto s = dyn_cast<memref::StoreOp>(op))
+    return bool(s.getMemRef().getDefiningOp<memref::AllocaOp>());
+  return isa<arith::ArithDialect>(op->getDialect()) && op->getNumResults() &&
+         llvm::all_of(op->getUsers(), [](Operation *u) { return isBlockWait(u); });
+}
+
 /// The op before (or after) `op`, skipping the waits for TMA blocks: a run
 /// of turn contractions has nothing else between them (a wait is for a
 /// block's mbarrier, not an instruction of the run).
 static Operation *neighbour(Operation *op, bool after) {
   do
     op = after ? op->getNextNode() : op->getPrevNode();
-  while (op && isa<monoid::TmaWaitOp>(op));
+  while (op && isBlockWait(op));
   return op;
 }
 

@@ -31,6 +31,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
@@ -127,6 +128,8 @@ private:
   LogicalResult emitVectorLoad(vector::LoadOp op);
   LogicalResult emitVectorStore(vector::StoreOp op);
   LogicalResult emitBlockRead(vector::TransferReadOp op);
+  bool isChunkValue(Value v);
+  LogicalResult emitChunkSelect(arith::SelectOp op);
   LogicalResult emitAsyncCopy(nvgpu::DeviceAsyncCopyOp op);
   LogicalResult emitSubview(memref::SubViewOp op);
   LogicalResult emitDynamicSmem(gpu::DynamicSharedMemoryOp op);

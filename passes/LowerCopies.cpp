@@ -295,6 +295,10 @@ private:
     IRRewriter rw(b.getContext());
     rw.setInsertionPoint(loop);
     unsigned first = loop.getNumRegionIterArgs();
+    SmallVector<Location> argLocs; // the new loop's body takes fresh arguments: keep their names
+    for (Value a : loop.getRegionIterArgs())
+      argLocs.push_back(a.getLoc());
+    Location ivLoc = loop.getInductionVar().getLoc();
     auto grown = loop.replaceWithAdditionalYields(
         rw, inits, /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &, Location, ArrayRef<BlockArgument> args) { return SmallVector<Value>(args); });
@@ -303,6 +307,9 @@ private:
       return;
     }
     auto l = cast<scf::ForOp>(grown->getOperation());
+    l.getInductionVar().setLoc(ivLoc);
+    for (auto [a, loc] : llvm::zip(l.getRegionIterArgs(), argLocs))
+      a.setLoc(loc);
     // The layouts of the new iter_args (index scalars: none).
     if (auto ls = l->getAttrOfType<ArrayAttr>("attncc.layouts")) {
       SmallVector<Attribute> all(ls.begin(), ls.end());
