@@ -60,6 +60,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "attncc-lower-copies"
@@ -369,7 +370,7 @@ private:
   /// The slot of `view` a block fills: [slot, 0, ...] of its leading dimension.
   Value slotView(memref::ViewOp view, Value slot, const std::string &name) {
     auto vt = view.getType();
-    SmallVector<OpFoldResult> offs{slot}, sizes{b.getIndexAttr(1)}, strides;
+    SmallVector<OpFoldResult> offs{getAsOpFoldResult(slot)}, sizes{b.getIndexAttr(1)}, strides;
     for (int64_t k = 1; k < vt.getRank(); ++k) {
       offs.push_back(b.getIndexAttr(0));
       sizes.push_back(b.getIndexAttr(vt.getDimSize(k)));
@@ -429,12 +430,14 @@ private:
       Value slot = index(0);
       if (buf.slots > 1) {
         Value s = b.create<memref::LoadOp>(loc, buf.fills, ValueRange{});
-        Value next = buf.slots == 2 ? b.create<arith::XOrIOp>(loc, s, i32(1)).getResult()
-                                    : b.create<arith::SelectOp>(
-                                          loc, b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, s,
-                                                                       i32(buf.slots - 1)),
-                                          i32(0), b.create<arith::AddIOp>(loc, s, i32(1)))
-                                          .getResult();
+        Value next;
+        if (buf.slots == 2) {
+          next = b.create<arith::XOrIOp>(loc, s, i32(1));
+        } else { // the last slot is followed by the first
+          Value last = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, s, i32(buf.slots - 1));
+          Value after = b.create<arith::AddIOp>(loc, s, i32(1));
+          next = b.create<arith::SelectOp>(loc, last, i32(0), after);
+        }
         b.create<memref::StoreOp>(loc, next, buf.fills, ValueRange{});
         slot = b.create<arith::IndexCastOp>(loc, b.getIndexType(), s);
       }
@@ -461,7 +464,8 @@ private:
     auto srcType = cast<MemRefType>(src.getType());
     unsigned rank = srcType.getRank();
     Value first = b.create<arith::IndexCastOp>(loc, b.getI32Type(), tid());
-    auto loop = b.create<scf::ForOp>(loc, first, i32(rows * cpr), i32(warps * 32));
+    Value end = i32(rows * cpr), step = i32(warps * 32);
+    auto loop = b.create<scf::ForOp>(loc, first, end, step);
     loop.getInductionVar().setLoc(monoid::named(loc, "chunk"));
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -482,12 +486,16 @@ private:
     SmallVector<Value> to{rowI, colI};
     if (swz) { // chunk ch of row r: slab ch / 8, chunk (ch % 8) ^ (r % 8) of it
       Value slab = idx(b.create<arith::DivUIOp>(loc, ch, i32(8)));
-      Value x = b.create<arith::XOrIOp>(loc, b.create<arith::RemUIOp>(loc, ch, i32(8)),
-                                        b.create<arith::AndIOp>(loc, row, i32(7)));
+      Value inSlab = b.create<arith::RemUIOp>(loc, ch, i32(8));
+      Value x = b.create<arith::XOrIOp>(loc, inSlab, b.create<arith::AndIOp>(loc, row, i32(7)));
       to = {slab, rowI, idx(b.create<arith::MulIOp>(loc, x, i32(per)))};
     }
     if (cp) {
-      Value n = in ? b.create<arith::SelectOp>(loc, in, index(per), index(0)).getResult() : Value();
+      Value n;
+      if (in) {
+        Value all = index(per), none = index(0);
+        n = b.create<arith::SelectOp>(loc, in, all, none);
+      }
       b.create<nvgpu::DeviceAsyncCopyOp>(loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, to, src, at,
                                          b.getIndexAttr(per), n, b.getUnitAttr());
       return;
@@ -516,12 +524,12 @@ private:
     }
     Value w = bump(buf.fills);
     Value slot = slotFor(w, buf.slots);
-    Value dst = slotView(buf.view, slot, name + "_slot");
     bool producer = inProducer(r);
     if (!producers || producer) {
       OpBuilder::InsertionGuard g(b);
       if (!producer) { // thread 0 issues it
-        Value first = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, tid(), index(0));
+        Value t = tid(), zero = index(0);
+        Value first = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, t, zero);
         auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
         b.setInsertionPoint(i.getThenRegion().front().getTerminator());
       }
@@ -534,7 +542,7 @@ private:
       unsigned rank = r.getIndices().size();
       for (int64_t s = 0; s < cols / slab; ++s) {
         // The slab's box, [1, ..., rows, slab]: [slot, s, 0, 0] of the view.
-        SmallVector<OpFoldResult> offs{slot, b.getIndexAttr(s), b.getIndexAttr(0), b.getIndexAttr(0)};
+        SmallVector<OpFoldResult> offs{getAsOpFoldResult(slot), b.getIndexAttr(s), b.getIndexAttr(0), b.getIndexAttr(0)};
         SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), b.getIndexAttr(1), b.getIndexAttr(rows),
                                         b.getIndexAttr(slab)};
         SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
@@ -553,7 +561,7 @@ private:
     }
     if (r.use_empty()) // the producer's copy: the consumers read the block
       return Value();
-    Value block = blockRead(r, dst);
+    Value block = blockRead(r, slotView(buf.view, slot, name + "_slot"));
     slotOf[block] = slot;
     bufferOf[block] = monoid::smemOffset(r);
     return block;
@@ -603,8 +611,8 @@ private:
       b.setInsertionPoint(i.getThenRegion().front().getTerminator());
     }
     b.create<NVVM::SyncWarpOp>(loc, i32(-1));
-    Value lane0 = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, b.create<gpu::LaneIdOp>(loc, nullptr),
-                                          index(0));
+    Value lane = b.create<gpu::LaneIdOp>(loc, nullptr);
+    Value lane0 = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, lane, index(0));
     auto i = b.create<scf::IfOp>(loc, lane0, /*withElseRegion=*/false);
     b.setInsertionPoint(i.getThenRegion().front().getTerminator());
     b.create<nvgpu::MBarrierArriveOp>(rel.getLoc(), nvgpu::MBarrierTokenType::get(b.getContext()), buf->empty, slot);
@@ -632,21 +640,24 @@ private:
       for (auto &[off, buf] : buffers)
         if (buf.tma) {
           Value w = b.create<memref::LoadOp>(loc, buf.fills, ValueRange{});
-          Value lo = b.create<arith::SelectOp>(loc, b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, w,
-                                                                              i32(buf.slots)),
-                                               b.create<arith::SubIOp>(loc, w, i32(buf.slots)), i32(0));
+          Value more = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, w, i32(buf.slots));
+          Value back = b.create<arith::SubIOp>(loc, w, i32(buf.slots));
+          Value lo = b.create<arith::SelectOp>(loc, more, back, i32(0));
           waitRange(buf, lo, w);
         }
       return;
     }
     b.setInsertionPoint(f.getBody().front().getTerminator());
-    Value first = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, tid(), index(0));
+    Value t = tid(), zero = index(0);
+        Value first = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, t, zero);
     auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
     b.setInsertionPoint(i.getThenRegion().front().getTerminator());
     for (auto &[off, buf] : buffers)
-      if (buf.tma)
-        waitRange(buf, b.create<memref::LoadOp>(loc, buf.waits, ValueRange{}),
-                  b.create<memref::LoadOp>(loc, buf.fills, ValueRange{}));
+      if (buf.tma) {
+        Value waited = b.create<memref::LoadOp>(loc, buf.waits, ValueRange{});
+        Value filled = b.create<memref::LoadOp>(loc, buf.fills, ValueRange{});
+        waitRange(buf, waited, filled);
+      }
   }
 };
 

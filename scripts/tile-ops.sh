@@ -7,9 +7,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 attncc=${ATTNCC:-$root/build/tools/attncc/attncc}
-ops=(gpu.dynamic_shared_memory memref.view nvgpu.mbarrier.create nvgpu.mbarrier.init nvvm.fence.mbarrier.init
-     nvvm.cp.async.commit.group nvvm.cp.async.wait.group nvvm.fence.proxy gpu.barrier nvvm.barrier
-     nvvm.wgmma.wait.group.sync.aligned 'nvvm.inline_ptx ""' nvvm.setmaxregister '{attncc.roles}' monoid.tma_wait monoid.tma_release)
+ops=(gpu.dynamic_shared_memory memref.view memref.subview memref.alloca nvgpu.mbarrier.create nvgpu.mbarrier.init
+     nvvm.fence.mbarrier.init nvgpu.device_async_copy vector.load vector.store nvgpu.tma.create.descriptor
+     nvgpu.tma.async.load nvgpu.mbarrier.arrive.expect_tx nvgpu.mbarrier.try_wait.parity nvgpu.mbarrier.arrive
+     nvvm.bar.warp.sync nvvm.cp.async.commit.group nvvm.cp.async.wait.group nvvm.fence.proxy gpu.barrier
+     nvvm.barrier nvvm.wgmma.wait.group.sync.aligned 'nvvm.inline_ptx ""' nvvm.setmaxregister '{attncc.roles}'
+     monoid.tma_wait monoid.tma_release)
 # shellcheck source=scripts/bench-list.sh
 source "$root/scripts/bench-list.sh"
 count() {
@@ -23,7 +26,7 @@ count() {
       op=${op//[\{\}]/}
     else # an op: its name, then a space or the end of the line
       re=${op//./\\.}
-      n=$(grep -cE -- "(^|[ =])${re}( |\$)" <<<"$ir" || true)
+      n=$(grep -cE -- "(^|[ =])${re}( |\(|\$)" <<<"$ir" || true)
       op=${op%% *}
     fi
     [ "$n" = 0 ] || line+=" $op=$n"
