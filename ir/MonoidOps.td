@@ -204,10 +204,9 @@ def Monoid_TmaWaitOp : Monoid_Op<"tma_wait"> {
   let description = [{
     attncc-place-waits writes one before the first reader of each block
     staged by TMA (`attncc.stage = #monoid.staged<tma, swz>`): the thread
-    waits on the block's "full" mbarrier. The mbarriers, and the fill and
-    wait counts that pick a ring slot and a phase, are not values of the IR
-    yet: the CUDA emitter keeps them per buffer (docs/design-tile-ir.md, the
-    step that makes them `nvgpu.mbarrier` ops).
+    waits on the block's "full" mbarrier. attncc-lower-copies lowers it to
+    `nvgpu.mbarrier.try_wait.parity` on the buffer's "full" group, at the
+    slot and phase its wait counter gives; none is left for the emitter.
 
     ```mlir
     monoid.tma_wait %k_j : vector<128x64xf16>
@@ -226,7 +225,9 @@ def Monoid_TmaReleaseOp : Monoid_Op<"tma_release"> {
     `unless` operands are the blocks of the same buffer that the iteration
     passes on to the next one: when the released block is one of them at
     run time (OVERLAP=pv carries the previous V block), it is not released
-    yet.
+    yet. attncc-lower-copies lowers it to `nvvm.bar.warp.sync` and lane 0's
+    `nvgpu.mbarrier.arrive` on the buffer's "empty" group at the block's
+    slot (the `unless` blocks compared by their slots).
 
     ```mlir
     monoid.tma_release %v_j unless %v_prev : vector<128x64xf16>, vector<128x64xf16>

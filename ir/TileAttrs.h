@@ -53,7 +53,10 @@
 //                                        asks for (attncc-partition; read by
 //                                        attncc-map-to-gpu)
 //   attncc.smem_offset = <bytes>         a staged read's place in the
-//                                        kernel's shared memory (attncc-atomize)
+//                                        kernel's shared memory
+//                                        (attncc-allocate-smem; read by
+//                                        attncc-lower-copies, which replaces
+//                                        the read by a copy into that view)
 //   attncc.clip   (unit)                 a min/max that clips a reduce's
 //                                        range to where the lift is not the
 //                                        identity (attncc-clip-identity; read
@@ -175,8 +178,9 @@ struct TmaMap {
   int64_t rows, cols;
   bool operator==(const TmaMap &o) const { return arg == o.arg && rows == o.rows && cols == o.cols; }
 };
-/// The kernel's TMA descriptors, one per (argument, box), in walk order: the
-/// emitter's signature and the launch contract both list them this way.
+/// The kernel's TMA descriptors, one per (argument, box), in walk order of
+/// its TMA-staged reads: attncc-lower-copies adds them as kernel arguments
+/// in this order (the contract lists them from the launch's operands).
 inline SmallVector<TmaMap> tmaMaps(Operation *kernel) {
   SmallVector<TmaMap> maps;
   kernel->walk([&](vector::TransferReadOp r) {

@@ -434,8 +434,8 @@ private:
         if (buf.slots == 2) {
           next = b.create<arith::XOrIOp>(loc, s, i32(1));
         } else { // the last slot is followed by the first
-          Value last = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, s, i32(buf.slots - 1));
           Value after = b.create<arith::AddIOp>(loc, s, i32(1));
+          Value last = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, s, i32(buf.slots - 1));
           next = b.create<arith::SelectOp>(loc, last, i32(0), after);
         }
         b.create<memref::StoreOp>(loc, next, buf.fills, ValueRange{});
@@ -486,8 +486,9 @@ private:
     SmallVector<Value> to{rowI, colI};
     if (swz) { // chunk ch of row r: slab ch / 8, chunk (ch % 8) ^ (r % 8) of it
       Value slab = idx(b.create<arith::DivUIOp>(loc, ch, i32(8)));
+      Value low = b.create<arith::AndIOp>(loc, row, i32(7));
       Value inSlab = b.create<arith::RemUIOp>(loc, ch, i32(8));
-      Value x = b.create<arith::XOrIOp>(loc, inSlab, b.create<arith::AndIOp>(loc, row, i32(7)));
+      Value x = b.create<arith::XOrIOp>(loc, inSlab, low);
       to = {slab, rowI, idx(b.create<arith::MulIOp>(loc, x, i32(per)))};
     }
     if (cp) {
@@ -524,6 +525,7 @@ private:
     }
     Value w = bump(buf.fills);
     Value slot = slotFor(w, buf.slots);
+    Value dst = r.use_empty() ? Value() : slotView(buf.view, slot, name + "_slot");
     bool producer = inProducer(r);
     if (!producers || producer) {
       OpBuilder::InsertionGuard g(b);
@@ -561,7 +563,7 @@ private:
     }
     if (r.use_empty()) // the producer's copy: the consumers read the block
       return Value();
-    Value block = blockRead(r, slotView(buf.view, slot, name + "_slot"));
+    Value block = blockRead(r, dst);
     slotOf[block] = slot;
     bufferOf[block] = monoid::smemOffset(r);
     return block;
@@ -640,8 +642,8 @@ private:
       for (auto &[off, buf] : buffers)
         if (buf.tma) {
           Value w = b.create<memref::LoadOp>(loc, buf.fills, ValueRange{});
-          Value more = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, w, i32(buf.slots));
           Value back = b.create<arith::SubIOp>(loc, w, i32(buf.slots));
+          Value more = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, w, i32(buf.slots));
           Value lo = b.create<arith::SelectOp>(loc, more, back, i32(0));
           waitRange(buf, lo, w);
         }
@@ -654,8 +656,8 @@ private:
     b.setInsertionPoint(i.getThenRegion().front().getTerminator());
     for (auto &[off, buf] : buffers)
       if (buf.tma) {
-        Value waited = b.create<memref::LoadOp>(loc, buf.waits, ValueRange{});
         Value filled = b.create<memref::LoadOp>(loc, buf.fills, ValueRange{});
+        Value waited = b.create<memref::LoadOp>(loc, buf.waits, ValueRange{});
         waitRange(buf, waited, filled);
       }
   }

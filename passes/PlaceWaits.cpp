@@ -36,8 +36,9 @@
 //                                              unless it is one of the blocks
 //                                              of its buffer the iteration
 //                                              passes on
-//       (the mbarriers themselves, and the counts that pick a slot and a
-//       phase, are still the emitter's: docs/design-tile-ir.md).
+//       (attncc-lower-copies turns the last two into nvgpu.mbarrier ops on
+//       the buffer's mbarriers, with the counts that pick a slot and a
+//       phase as private counters).
 //
 // Algorithm: one walk in program order with two ledgers, the staged copies
 // issued and not waited for, and the wgmma groups committed and not waited
