@@ -153,9 +153,13 @@ LogicalResult KernelEmitter::emitBlockRead(vector::TransferReadOp op) {
     if (auto c = getConstantIntValue(i); !c || *c != 0)
       return op.emitOpError("the CUDA emitter prints a shared block read from the start of its buffer");
   names[op.getResult()] = ref(op.getBase());
-  if (mt.getRank() == 2)
-    smemStride[op.getResult()] = mt.getDimSize(1);
   return success();
+}
+
+/// The row stride, in elements, of a staged block in shared memory: the
+/// last dimension of the slot its read reads (rows plus their padding).
+int64_t KernelEmitter::rowStride(Value block) {
+  return cast<MemRefType>(stagedRead(block).getBase().getType()).getShape().back();
 }
 
 /// nvgpu.device_async_copy (attncc-lower-copies): one cp.async of 16 bytes

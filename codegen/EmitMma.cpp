@@ -53,7 +53,7 @@ LogicalResult KernelEmitter::emitContract(vector::ContractionOp op) {
     os << "unsigned b[" << (four ? 4 : 2) << "];\n";
     if (rl == "smem") {
       std::string buf = ref(op.getRhs());
-      std::string st = std::to_string(smemStride[stagedRead(op.getRhs()).getResult()]);
+      std::string st = std::to_string(rowStride(op.getRhs()));
       std::string n8 = four ? "(nf + (lane >> 4))" : "nf";
       std::string fn = four ? "attncc_ldmatrix_x4" : "attncc_ldmatrix_x2";
       if (kn)
@@ -118,7 +118,7 @@ LogicalResult KernelEmitter::emitContract(vector::ContractionOp op) {
   os << "unsigned a[" << fm << "][4];\n#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) {\n";
   os.indent();
   if (ll == "smem" || !slab.empty()) {
-    std::string st = slab.empty() ? std::to_string(smemStride[stagedRead(op.getLhs()).getResult()])
+    std::string st = slab.empty() ? std::to_string(rowStride(op.getLhs()))
                                   : std::to_string(slabStride);
     os << "attncc_ldmatrix_x4(a[fm], &" << (slab.empty() ? ref(op.getLhs()) : slab) << "[(warp * " << fm * 16
        << " + fm * 16 + (lane & 15)) * " << st << " + kc * 16 + (lane >> 4) * 8]);\n";

@@ -45,6 +45,8 @@ LogicalResult KernelEmitter::emitMbarrier(Operation *op) {
   std::string why;
   if (auto n = dyn_cast<NameLoc>(op->getLoc()))
     why = " // " + n.getName().str();
+  // The address of barrier `id` of group `bars`.
+  auto at = [&](Value bars, Value id) { return "&" + ref(bars) + "[" + ref(id) + "]"; };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](nvgpu::MBarrierCreateOp o) {
         std::string n = define(o.getResult());
@@ -55,24 +57,23 @@ LogicalResult KernelEmitter::emitMbarrier(Operation *op) {
       .Case([&](nvgpu::MBarrierInitOp o) -> LogicalResult {
         if (o.getPredicate())
           return o.emitOpError("the CUDA emitter prints an mbarrier init without a predicate");
-        os << "attncc_mbar_init(&" << ref(o.getBarriers()) << "[" << ref(o.getMbarId()) << "], "
-           << ref(o.getCount()) << ");\n";
+        os << "attncc_mbar_init(" << at(o.getBarriers(), o.getMbarId()) << ", " << ref(o.getCount()) << ");\n";
         return success();
       })
       .Case([&](nvgpu::MBarrierTryWaitParityOp o) {
-        os << "attncc_mbar_wait(&" << ref(o.getBarriers()) << "[" << ref(o.getMbarId()) << "], "
-           << ref(o.getPhaseParity()) << ");" << why << "\n";
+        os << "attncc_mbar_wait(" << at(o.getBarriers(), o.getMbarId()) << ", " << ref(o.getPhaseParity()) << ");"
+           << why << "\n";
         return success();
       })
       .Case([&](nvgpu::MBarrierArriveExpectTxOp o) -> LogicalResult {
         if (o.getPredicate())
           return o.emitOpError("the CUDA emitter prints an arrive.expect_tx without a predicate");
-        os << "attncc_mbar_expect_tx(&" << ref(o.getBarriers()) << "[" << ref(o.getMbarId()) << "], "
-           << ref(o.getTxcount()) << ");\n";
+        os << "attncc_mbar_expect_tx(" << at(o.getBarriers(), o.getMbarId()) << ", " << ref(o.getTxcount())
+           << ");\n";
         return success();
       })
       .Case([&](nvgpu::MBarrierArriveOp o) {
-        os << "attncc_mbar_arrive(&" << ref(o.getBarriers()) << "[" << ref(o.getMbarId()) << "]);" << why << "\n";
+        os << "attncc_mbar_arrive(" << at(o.getBarriers(), o.getMbarId()) << ");" << why << "\n";
         return success();
       })
       .Default([&](Operation *o) { return o->emitOpError("is not an mbarrier op the CUDA emitter knows"); });

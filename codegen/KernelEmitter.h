@@ -76,7 +76,6 @@ private:
   DenseMap<Value, std::string> names;   // variables and inline literals
   DenseMap<Value, Value> broadcastOf;   // vector.broadcast -> its scalar
   DenseMap<Value, Value> spreadOf;      // vector.broadcast of a row/col vector -> its source
-  DenseMap<Value, int64_t> smemStride;  // staged block -> row stride in elements
   DenseMap<Operation *, std::string> handoffSlab; // REPACK=smem: contraction -> its P slab
   gpu::GPUFuncOp kernel;                // the kernel being printed
   int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
@@ -128,6 +127,7 @@ private:
   LogicalResult emitVectorLoad(vector::LoadOp op);
   LogicalResult emitVectorStore(vector::StoreOp op);
   LogicalResult emitBlockRead(vector::TransferReadOp op);
+  int64_t rowStride(Value block);
   bool isChunkValue(Value v);
   LogicalResult emitChunkSelect(arith::SelectOp op);
   LogicalResult emitAsyncCopy(nvgpu::DeviceAsyncCopyOp op);
