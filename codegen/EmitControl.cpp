@@ -55,8 +55,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
     os << "if ((warp >> 2) == " << warps / 4 - 1
        << ") attncc_bar_arrive(1, 256); // warpgroup 0 takes the first turn\n";
   std::string iv = define(f.getInductionVar());
-  if (f->hasAttr("attncc.unroll")) // the loops of an atom (attncc-lower-mma)
-    os << "#pragma unroll\n";
   os << "for (" << regType(f.getInductionVar().getType()) << " " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
      << ref(f.getUpperBound()) << "; " << iv << " += " << ref(f.getStep()) << ") {\n";
   os.indent();

@@ -37,9 +37,8 @@
 //       block's "full" barrier (slot and phase from the waits counter) and
 //       monoid.tma_release an nvgpu.mbarrier.arrive by lane 0 of each warp
 //       on its "empty" barrier (after nvvm.bar.warp.sync), guarded by the
-//       slots of the `unless` blocks. A loop that carries TMA blocks, or
-//       blocks of a ring of several slots, also carries their slots (one
-//       index iter_arg each; attncc-lower-mma reads a carried block at it).
+//       slots of the `unless` blocks. A loop that carries TMA blocks also
+//       carries their slots (one index iter_arg each).
 //       Who issues a TMA copy: thread 0 (scf.if), or under WSPEC the
 //       producer role's thread (the consumers only advance the fill count
 //       and take the slot). Blocks issued and never waited for are waited
@@ -52,7 +51,6 @@
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
-#include "passes/KernelConstants.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -85,7 +83,7 @@ std::string nameOr(Value v, StringRef dflt) {
 
 class Lowerer {
 public:
-  Lowerer(gpu::GPUFuncOp f) : f(f), b(f.getContext()), loc(f.getLoc()), consts(f) {
+  Lowerer(gpu::GPUFuncOp f) : f(f), b(f.getContext()), loc(f.getLoc()) {
     auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
     warps = tile.getAs<IntegerAttr>("warps").getInt();
     if (auto p = tile.getAs<IntegerAttr>("producers"))
@@ -121,15 +119,24 @@ private:
   };
   std::map<int64_t, Buffer> buffers;              // by byte offset
   std::map<std::pair<unsigned, int64_t>, Value> descriptors; // (argument, box rows) -> kernel argument
-  DenseMap<Value, Value> slotOf;                  // a TMA or ring block -> its slot (index)
-  DenseMap<Value, int64_t> bufferOf;              // a TMA or ring block -> its buffer's offset
+  DenseMap<Value, Value> slotOf;                  // a TMA block -> its slot (index)
+  DenseMap<Value, int64_t> bufferOf;              // a TMA block -> its buffer's offset
   Operation *issuer = nullptr;                    // WSPEC: the producer thread's scf.if
 
-  mlir::attncc::KernelConstants consts;             // one constant at the kernel's top
+  std::map<std::pair<bool, int64_t>, Value> consts; // (i32?, value) -> one constant at the kernel's top
   Value tidValue;                                   // gpu.thread_id x, at the kernel's top
 
-  Value index(int64_t v) { return consts.index(v); }
-  Value i32(int64_t v) { return consts.i32(v); }
+  Value constant(bool narrow, int64_t v) {
+    Value &c = consts[{narrow, v}];
+    if (!c) {
+      OpBuilder top = OpBuilder::atBlockBegin(&f.getBody().front());
+      c = narrow ? top.create<arith::ConstantIntOp>(loc, v, 32).getResult()
+                 : top.create<arith::ConstantIndexOp>(loc, v).getResult();
+    }
+    return c;
+  }
+  Value index(int64_t v) { return constant(false, v); }
+  Value i32(int64_t v) { return constant(true, v); }
   /// a + b, or b when a is the constant 0.
   Value add(Value a, Value bv) {
     if (auto c = getConstantIntValue(a); c && *c == 0)
@@ -240,7 +247,7 @@ private:
     }
   }
 
-  /// Ops in program order; loops carrying TMA or ring blocks first gain their slots.
+  /// Ops in program order; loops carrying TMA blocks first gain their slots.
   void visit(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block.without_terminator())) {
       if (failed(status))
@@ -273,7 +280,7 @@ private:
     }
   }
 
-  /// A loop whose iter_args carry TMA or ring blocks carries their slots too.
+  /// A loop whose iter_args carry TMA blocks carries their slots too.
   void visitLoop(scf::ForOp loop) {
     SmallVector<unsigned> carried;
     SmallVector<Value> inits;
@@ -297,7 +304,7 @@ private:
         rw, inits, /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &, Location, ArrayRef<BlockArgument> args) { return SmallVector<Value>(args); });
     if (failed(grown)) {
-      status = loop.emitOpError("attncc-lower-copies: cannot carry the slots of its staged blocks");
+      status = loop.emitOpError("attncc-lower-copies: cannot carry the slots of its TMA blocks");
       return;
     }
     auto l = cast<scf::ForOp>(grown->getOperation());
@@ -324,7 +331,7 @@ private:
     for (auto [i, k] : llvm::enumerate(carried)) {
       Value y = yield.getOperand(k);
       if (!slotOf.count(y)) {
-        status = yield.emitOpError("attncc-lower-copies: the loop yields a staged block whose slot is not known");
+        status = yield.emitOpError("attncc-lower-copies: the loop yields a TMA block whose slot is not known");
         return;
       }
       yield->setOperand(first + i, slotOf[y]);
@@ -437,10 +444,6 @@ private:
       Value dst = slotView(buf.view, slot, name + "_slot");
       copyChunks(r, dst);
       block = blockRead(r, dst);
-      if (buf.slots > 1) { // loops that carry the block carry its slot (attncc-lower-mma reads it)
-        slotOf[block] = slot;
-        bufferOf[block] = monoid::smemOffset(r);
-      }
     }
     if (failed(status))
       return failure();
