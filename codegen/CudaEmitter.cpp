@@ -163,6 +163,10 @@ void KernelEmitter::declareVar(const std::string &name, Value v) {
     os << scalarType(v.getType()) << " *" << name << "; // a block in shared memory\n";
     return;
   }
+  if (isa<MemRefType>(v.getType())) { // a slot's view a loop carries (attncc-lower-copies)
+    os << scalarType(v.getType()) << " *" << name << "; // a slot in shared memory\n";
+    return;
+  }
   os << regType(v.getType()) << " " << name;
   if (isa<VectorType>(v.getType()))
     os << "[" << count(v) << "]";
@@ -212,8 +216,14 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](vector::TransferReadOp o) { return emitTransferRead(o); })
       .Case([&](vector::TransferWriteOp o) { return emitTransferWrite(o); })
       .Case([&](vector::ReductionOp o) { return emitReduction(o); })
-      .Case([&](vector::LoadOp o) { return emitVectorLoad(o); })
-      .Case([&](vector::StoreOp o) { return emitVectorStore(o); })
+      .Case([&](vector::LoadOp o) {
+        return isa_and_nonnull<memref::AllocaOp>(o.getBase().getDefiningOp()) ? emitRegisterLoad(o)
+                                                                              : emitVectorLoad(o);
+      })
+      .Case([&](vector::StoreOp o) {
+        return isa_and_nonnull<memref::AllocaOp>(o.getBase().getDefiningOp()) ? emitRegisterStore(o)
+                                                                              : emitVectorStore(o);
+      })
       .Case([&](memref::LoadOp o) {
         std::string n = define(o.getResult());
         os << "const " << scalarType(o.getType()) << " " << n << " = " << ref(o.getMemRef());
@@ -256,13 +266,13 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](gpu::DynamicSharedMemoryOp o) { return emitDynamicSmem(o); })
       .Case([&](memref::ViewOp o) { return emitView(o); })
       .Case([&](memref::SubViewOp o) { return emitSubview(o); })
-      .Case([&](memref::AllocaOp o) -> LogicalResult {
-        // A private counter (attncc-lower-copies): a scalar variable.
-        if (o.getType().getRank() != 0 || scalarType(o.getType().getElementType()).empty())
-          return o.emitOpError("the CUDA emitter prints a rank-0 alloca of a scalar");
-        os << scalarType(o.getType().getElementType()) << " " << define(o.getResult()) << ";\n";
-        return success();
-      })
+      .Case([&](memref::AllocaOp o) { return emitAlloca(o); })
+      .Case([&](monoid::ToLanesOp o) { return emitToLanes(o); })
+      .Case([&](monoid::FromLanesOp o) { return emitFromLanes(o); })
+      .Case([&](nvgpu::LdMatrixOp o) { return emitLdmatrix(o); })
+      .Case([&](nvgpu::MmaSyncOp o) { return emitMmaSync(o); })
+      .Case([&](vector::ExtractOp o) { return emitExtract(o); })
+      .Case([&](vector::ExtractStridedSliceOp o) { return emitExtractSlice(o); })
       .Case([&](nvgpu::DeviceAsyncCopyOp o) { return emitAsyncCopy(o); })
       .Case([&](nvgpu::TmaAsyncLoadOp o) { return emitTmaLoad(o); })
       .Case<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp, nvgpu::MBarrierTryWaitParityOp,

@@ -40,6 +40,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
   for (auto [arg, init, res] : llvm::zip(f.getRegionIterArgs(), f.getInitArgs(), f.getResults())) {
     std::string n = define(arg);
     names[res] = n;
+    if (isa<MemRefType>(arg.getType())) // a carried view keeps its init's shape
+      dims[arg] = dims[res] = dims[init];
     declareVar(n, arg);
     vars.push_back(n);
   }
@@ -55,6 +57,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
     os << "if ((warp >> 2) == " << warps / 4 - 1
        << ") attncc_bar_arrive(1, 256); // warpgroup 0 takes the first turn\n";
   std::string iv = define(f.getInductionVar());
+  if (f->hasAttr("attncc.unroll")) // the loops of an atom (attncc-lower-mma)
+    os << "#pragma unroll\n";
   os << "for (" << regType(f.getInductionVar().getType()) << " " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
      << ref(f.getUpperBound()) << "; " << iv << " += " << ref(f.getStep()) << ") {\n";
   os.indent();

@@ -253,7 +253,7 @@ LogicalResult KernelEmitter::emitDynamicSmem(gpu::DynamicSharedMemoryOp op) {
 
 /// memref.view (attncc-allocate-smem): one shared buffer, a pointer into
 /// the dynamic shared memory; the copies and reads name it (a slot of it)
-/// as their operand, the handoff contraction by its offset.
+/// as their operand.
 LogicalResult KernelEmitter::emitView(memref::ViewOp op) {
   auto off = getConstantIntValue(op.getByteShift());
   if (!off)
@@ -262,23 +262,13 @@ LogicalResult KernelEmitter::emitView(memref::ViewOp op) {
   std::string buf = define(op.getResult());
   for (int64_t d : mt.getShape())
     dims[op.getResult()].push_back(std::to_string(d) + "LL");
-  vector::ContractionOp handoff;
-  kernel.walk([&](vector::ContractionOp c) {
-    if (auto h = c->getAttrOfType<IntegerAttr>("attncc.handoff_offset"); h && h.getInt() == *off) {
-      handoffSlab[c] = buf;
-      handoff = c;
-    }
-  });
   os << scalarType(mt.getElementType()) << " *const " << buf << " = reinterpret_cast<"
      << scalarType(mt.getElementType()) << " *>(attncc_smem + " << *off << "); // ";
-  if (handoff) {
-    auto lhs = cast<VectorType>(handoff.getLhsType());
-    os << lhs.getDimSize(0) << "x" << lhs.getDimSize(1) << " left operand of an mma (REPACK=smem), rows padded by 16 B\n";
-    return success();
-  }
   for (auto [k, d] : llvm::enumerate(mt.getShape()))
     os << (k ? "x" : "") << d;
-  os << (mt.getRank() == 4 ? " (slots x 128-byte slabs x rows x slab)\n" : " (slots x rows x row stride)\n");
+  os << (mt.getRank() == 4   ? " (slots x 128-byte slabs x rows x slab)\n"
+         : mt.getRank() == 3 ? " (slots x rows x row stride)\n"
+                             : " (rows x row stride: the left operand of an mma, REPACK=smem)\n");
   return success();
 }
 

@@ -1,176 +1,243 @@
-//===- EmitMma.cpp - mma.sync contractions ----------------------------------===//
+//===- EmitMma.cpp - the mma.sync atom ops and a thread's registers ---------===//
+//
+// attncc-lower-mma writes each mma.sync contraction as nvgpu.ldmatrix and
+// nvgpu.mma.sync on one thread's fragments: vectors without a layout, and
+// private memref.allocas. They print as register arrays; a pair of 16-bit
+// values in the innermost dimension is one 32-bit register (`unsigned`), the
+// operand form of the instructions (isPacked).
+//
+//===----------------------------------------------------------------------===//
 #include "codegen/KernelEmitter.h"
 
 namespace attncc::codegen {
 
-/// Whether every reader of this rounded vector is a contraction that takes
-/// it as a register A operand through packPair (not through a REPACK=smem
-/// slab): then the rounded array itself is never read, and is not written.
-bool KernelEmitter::onlyPacked(arith::TruncFOp t) {
-  if (!isa<VectorType>(t.getType()) || t->use_empty())
+/// A thread's registers of 16-bit pairs: a vector with no fragment layout,
+/// or a private alloca, of f16/bf16 whose innermost dimension is 2.
+bool KernelEmitter::isPacked(Value v) {
+  auto st = dyn_cast<ShapedType>(v.getType());
+  if (!st || st.getRank() < 2 || st.getShape().back() != 2 || st.getElementTypeBitWidth() != 16)
     return false;
-  return llvm::all_of(t->getUsers(), [&](Operation *u) {
-    auto c = dyn_cast<vector::ContractionOp>(u);
-    std::string l = c ? layoutOf(c.getLhs()) : "";
-    return c && c.getLhs() == t.getResult() && c.getRhs() != t.getResult() && c.getAcc() != t.getResult() &&
-           (l == "a" || l == "c") && !c->hasAttr("attncc.handoff");
-  });
+  if (isa<VectorType>(st))
+    return layoutOf(v).empty();
+  return isa_and_nonnull<memref::AllocaOp>(v.getDefiningOp());
 }
 
-/// Elements `at` and `at + 1` of a register A operand as one 32-bit
-/// register. When the operand is P rounded from f32 (arith.truncf), the
-/// pair is rounded and packed from the f32 values by one instruction.
-std::string KernelEmitter::packPair(Value v, const std::string &at) {
-  if (auto t = v.getDefiningOp<arith::TruncFOp>(); t && t.getIn().getType() != t.getType() &&
-                                                 getElementTypeOrSelf(t.getIn().getType()).isF32()) {
-    bool bf = getElementTypeOrSelf(t.getType()).isBF16();
-    return std::string(bf ? "attncc_pack_bf16(" : "attncc_pack_f16(") + elem(t.getIn(), at) + ", " +
-           elem(t.getIn(), at + " + 1") + ")";
+/// The registers of a thread's vector or alloca `v`.
+int64_t KernelEmitter::registers(Value v) {
+  int64_t n = cast<ShapedType>(v.getType()).getNumElements();
+  return isPacked(v) ? n / 2 : n;
+}
+
+/// The register at `indices` of a private alloca (packed: the innermost
+/// index, which selects half a register, must be 0).
+FailureOr<std::string> KernelEmitter::registerAt(Operation *op, Value m, ValueRange indices) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(m.getType()).getShape();
+  size_t rank = shape.size();
+  if (isPacked(m)) {
+    auto last = getConstantIntValue(indices.back());
+    if (!last || *last != 0)
+      return op->emitOpError("reads or writes a pair of 16-bit values from its first half");
+    --rank;
   }
-  return "attncc_pack(" + elem(v, at) + ", " + elem(v, at + " + 1") + ")";
+  std::string at = "0";
+  for (size_t k = 0; k < rank; ++k)
+    at = k ? "(" + at + ") * " + std::to_string(shape[k]) + " + " + ref(indices[k]) : ref(indices[k]);
+  return at;
 }
 
-/// acc + lhs * rhs on mma.sync.m16n8k16: per warp FM x NF x KC atoms.
+std::string KernelEmitter::registerType(Value v) {
+  return isPacked(v) ? "unsigned" : scalarType(getElementTypeOrSelf(v.getType()));
+}
+
+/// Register `i` of a thread's vector `v` (a splat constant: its literal).
+std::string KernelEmitter::reg(Value v, const std::string &i) {
+  if (isSplat(v)) {
+    if (!isPacked(v))
+      return ref(v);
+    auto c = v.getDefiningOp<arith::ConstantOp>();
+    auto s = dyn_cast<SplatElementsAttr>(c.getValue());
+    return s && matchPattern(c.getResult(), m_AnyZeroFloat()) ? "0u" : "<?>";
+  }
+  return ref(v) + "[" + i + "]";
+}
+
+/// `T name[registers]` for a thread's new vector `v`.
+std::string KernelEmitter::declareRegisters(Value v) {
+  std::string n = define(v);
+  os << registerType(v) << " " << n << "[" << registers(v) << "];\n";
+  return n;
+}
+
+LogicalResult KernelEmitter::emitAlloca(memref::AllocaOp op) {
+  auto mt = op.getType();
+  if (scalarType(mt.getElementType()).empty())
+    return op.emitOpError("the CUDA emitter prints an alloca of a scalar type it knows");
+  if (mt.getRank() == 0) { // a private counter (attncc-lower-copies): a scalar variable
+    os << scalarType(mt.getElementType()) << " " << define(op.getResult()) << ";\n";
+    return success();
+  }
+  if (!mt.hasStaticShape())
+    return op.emitOpError("the CUDA emitter prints an alloca of a static shape");
+  os << registerType(op.getResult()) << " " << define(op.getResult()) << "[" << registers(op.getResult())
+     << "]; // registers\n";
+  return success();
+}
+
+/// vector.load / vector.store of a private alloca: register copies.
+LogicalResult KernelEmitter::emitRegisterLoad(vector::LoadOp op) {
+  auto at = registerAt(op, op.getBase(), op.getIndices());
+  if (failed(at))
+    return failure();
+  std::string base = ref(op.getBase());
+  std::string n = declareRegisters(op.getResult());
+  os << "#pragma unroll\nfor (int e = 0; e < " << registers(op.getResult()) << "; ++e) " << n << "[e] = " << base
+     << "[" << *at << " + e];\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRegisterStore(vector::StoreOp op) {
+  auto at = registerAt(op, op.getBase(), op.getIndices());
+  if (failed(at))
+    return failure();
+  Value v = op.getValueToStore();
+  if (isPacked(op.getBase()) != isPacked(v))
+    return op.emitOpError("stores registers of another form than the alloca's");
+  os << "#pragma unroll\nfor (int e = 0; e < " << registers(v) << "; ++e) " << ref(op.getBase()) << "[" << *at
+     << " + e] = " << reg(v, "e") << ";\n";
+  return success();
+}
+
+/// vector.extract of a sub-vector of a thread's registers at (dynamic)
+/// positions: a copy of those registers.
+LogicalResult KernelEmitter::emitExtract(vector::ExtractOp op) {
+  auto src = cast<VectorType>(op.getSource().getType());
+  auto rt = dyn_cast<VectorType>(op.getResult().getType());
+  if (!rt || !layoutOf(op.getSource()).empty())
+    return op.emitOpError("the CUDA emitter extracts a sub-vector of a thread's registers");
+  std::string at = "0";
+  unsigned dyn = 0;
+  for (auto [k, p] : llvm::enumerate(op.getStaticPosition())) {
+    std::string pos = ShapedType::isDynamic(p) ? ref(op.getDynamicPosition()[dyn++]) : std::to_string(p);
+    at = k ? "(" + at + ") * " + std::to_string(src.getDimSize(k)) + " + " + pos : pos;
+  }
+  int64_t per = registers(op.getResult());
+  std::string s = ref(op.getSource());
+  std::string n = declareRegisters(op.getResult());
+  os << "#pragma unroll\nfor (int e = 0; e < " << per << "; ++e) " << n << "[e] = " << s << "[(" << at << ") * "
+     << per << " + e];\n";
+  return success();
+}
+
+/// vector.extract_strided_slice of whole rows (ldmatrix.x4's second pair
+/// of B registers).
+LogicalResult KernelEmitter::emitExtractSlice(vector::ExtractStridedSliceOp op) {
+  auto src = op.getSourceVectorType();
+  SmallVector<int64_t> offs, sizes, strides;
+  for (Attribute a : op.getOffsets()) offs.push_back(cast<IntegerAttr>(a).getInt());
+  for (Attribute a : op.getSizes()) sizes.push_back(cast<IntegerAttr>(a).getInt());
+  for (Attribute a : op.getStrides()) strides.push_back(cast<IntegerAttr>(a).getInt());
+  for (size_t k = 1; k < sizes.size(); ++k)
+    if (offs[k] != 0 || sizes[k] != src.getDimSize(k))
+      return op.emitOpError("the CUDA emitter slices whole rows of a thread's registers");
+  if (llvm::any_of(strides, [](int64_t s) { return s != 1; }) || !layoutOf(op.getSource()).empty())
+    return op.emitOpError("the CUDA emitter slices a thread's registers with unit strides");
+  int64_t perRow = registers(op.getSource()) / src.getDimSize(0);
+  std::string s = ref(op.getSource());
+  std::string n = declareRegisters(op.getResult());
+  os << "#pragma unroll\nfor (int e = 0; e < " << registers(op.getResult()) << "; ++e) " << n << "[e] = " << s
+     << "[" << offs[0] * perRow << " + e];\n";
+  return success();
+}
+
+/// arith.truncf of a thread's f32 registers into 16-bit pairs: one
+/// rounding pack per register (P's A fragments).
+LogicalResult KernelEmitter::emitPack(arith::TruncFOp op) {
+  bool bf = getElementTypeOrSelf(op.getType()).isBF16();
+  std::string s = ref(op.getIn());
+  std::string n = declareRegisters(op.getResult());
+  os << "#pragma unroll\nfor (int r = 0; r < " << registers(op.getResult()) << "; ++r) " << n << "[r] = "
+     << (bf ? "attncc_pack_bf16(" : "attncc_pack_f16(") << s << "[2 * r], " << s << "[2 * r + 1]);\n";
+  return success();
+}
+
+/// arith.extf of 16-bit pairs into f32 (ACC=f16x's partials).
+LogicalResult KernelEmitter::emitUnpack(arith::ExtFOp op) {
+  if (!getElementTypeOrSelf(op.getIn().getType()).isF16())
+    return op.emitOpError("the CUDA emitter widens pairs of f16");
+  std::string s = ref(op.getIn());
+  std::string n = declareRegisters(op.getResult());
+  os << "#pragma unroll\nfor (int e = 0; e < " << registers(op.getResult()) << "; ++e) " << n
+     << "[e] = attncc_half_of(" << s << "[e >> 1], e & 1);\n";
+  return success();
+}
+
+/// monoid.to_lanes: this thread's elements of a tile, in order (16-bit
+/// elements packed in pairs).
+LogicalResult KernelEmitter::emitToLanes(monoid::ToLanesOp op) {
+  Value t = op.getTile();
+  std::string n = declareRegisters(op.getResult());
+  if (isPacked(op.getResult()))
+    os << "#pragma unroll\nfor (int r = 0; r < " << registers(op.getResult()) << "; ++r) " << n
+       << "[r] = attncc_pack(" << elem(t, "2 * r") << ", " << elem(t, "2 * r + 1") << ");\n";
+  else
+    os << "#pragma unroll\nfor (int e = 0; e < " << registers(op.getResult()) << "; ++e) " << n << "[e] = "
+       << elem(t, "e") << ";\n";
+  return success();
+}
+
+/// monoid.from_lanes: the tile is the thread's registers (f32).
+LogicalResult KernelEmitter::emitFromLanes(monoid::FromLanesOp op) {
+  if (isPacked(op.getLanes()))
+    return op.emitOpError("the CUDA emitter makes a tile of f32 registers");
+  names[op.getResult()] = ref(op.getLanes());
+  return success();
+}
+
+/// nvgpu.ldmatrix: `numTiles` 8x8 matrices of 16-bit values, one register
+/// of each per lane; lane l gives the address of row l % 8 of matrix l / 8.
+LogicalResult KernelEmitter::emitLdmatrix(nvgpu::LdMatrixOp op) {
+  int64_t tiles = op.getNumTiles();
+  if (tiles != 2 && tiles != 4)
+    return op.emitOpError("the CUDA emitter prints ldmatrix .x2 and .x4");
+  // An offset into a slot fits 32 bits, so it is printed as int arithmetic
+  // (an index is a long long here): with 64-bit products ptxas kept one
+  // 64-bit address per row tile and k step, and the d128 mma.sync kernels
+  // ran 3-4.5 % slower on the H200 (docs/results.md).
+  ArrayRef<int64_t> shape = op.getSrcMemref().getType().getShape();
+  std::string at;
+  for (auto [k, i] : llvm::enumerate(op.getIndices())) {
+    std::string x = "(int)" + ref(i);
+    at = k ? "(" + at + ") * " + std::to_string(shape[k]) + " + " + x : x;
+  }
+  std::string m = ref(op.getSrcMemref());
+  std::string n = declareRegisters(op.getResult());
+  os << "attncc_ldmatrix_x" << tiles << (op.getTranspose() ? "_trans" : "") << "(" << n << ", &" << m << "[" << at
+     << "]);\n";
+  return success();
+}
+
+/// nvgpu.mma.sync m16n8k16: d = a * b + c, f32 or f16 (ACC=f16x) accumulators.
+LogicalResult KernelEmitter::emitMmaSync(nvgpu::MmaSyncOp op) {
+  auto shape = op.getMmaShapeAsArray();
+  if (shape[0] != 16 || shape[1] != 8 || shape[2] != 16)
+    return op.emitOpError("the CUDA emitter prints the m16n8k16 atom");
+  Type ab = getElementTypeOrSelf(op.getMatrixA().getType());
+  bool f16acc = getElementTypeOrSelf(op.getMatrixC().getType()).isF16();
+  if (f16acc && !ab.isF16())
+    return op.emitOpError("the fp16-accumulate atom takes f16 operands");
+  std::string c = ref(op.getMatrixC()), a = ref(op.getMatrixA()), bv = ref(op.getMatrixB());
+  std::string n = declareRegisters(op.getResult());
+  os << "#pragma unroll\nfor (int e = 0; e < " << registers(op.getResult()) << "; ++e) " << n << "[e] = " << c
+     << "[e];\n";
+  os << (f16acc ? "attncc_mma_f16acc" : ab.isBF16() ? "attncc_mma_bf16" : "attncc_mma_f16") << "(" << n << ", " << a
+     << ", " << bv << ");\n";
+  return success();
+}
+
 LogicalResult KernelEmitter::emitContract(vector::ContractionOp op) {
   if (monoid::isWgmma(op))
     return emitWgmma(op);
-  auto acc = cast<VectorType>(op.getAccType());
-  auto lhsT = cast<VectorType>(op.getLhsType());
-  int64_t nfN = acc.getDimSize(1) / 8, kc = lhsT.getDimSize(1) / 16;
-  bool bf = lhsT.getElementType().isBF16();
-  std::string ll = layoutOf(op.getLhs()), rl = layoutOf(op.getRhs());
-  bool kn = op.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, op.getContext());
-  std::string n = define(op.getResult());
-  int64_t cnt = count(op.getResult());
-  os << "// " << n << ": " << acc.getDimSize(0) << "x" << acc.getDimSize(1) << "x"
-     << lhsT.getDimSize(1) << " on mma.m16n8k16 (" << fm << "x" << nfN << "x" << kc
-     << " atoms per warp)\n";
-  os << "float " << n << "[" << cnt << "];\n#pragma unroll\n";
-  os << "for (int e = 0; e < " << cnt << "; ++e) " << n << "[e] = " << elem(op.getAcc(), "e") << ";\n";
-  // B fragments of n8 tile `nf` (x2), or of `nf` and `nf + 1` (x4,
-  // attncc-ldmatrix-x4: lanes 16-31 address the second tile).
-  auto loadB = [&](bool four) -> LogicalResult {
-    os << "unsigned b[" << (four ? 4 : 2) << "];\n";
-    if (rl == "smem") {
-      std::string buf = ref(op.getRhs());
-      std::string st = std::to_string(rowStride(op.getRhs()));
-      std::string n8 = four ? "(nf + (lane >> 4))" : "nf";
-      std::string fn = four ? "attncc_ldmatrix_x4" : "attncc_ldmatrix_x2";
-      if (kn)
-        os << fn << "_trans(b, &" << buf << "[(kc * 16 + (lane & 7) + ((lane >> 3) & 1) * 8) * " << st
-           << " + " << n8 << " * 8]);\n";
-      else
-        os << fn << "(b, &" << buf << "[(" << n8 << " * 8 + (lane & 7)) * " << st
-           << " + kc * 16 + ((lane >> 3) & 1) * 8]);\n";
-      return success();
-    }
-    if (rl == "b.nk" || rl == "b.kn") {
-      std::string at = "((nf * " + std::to_string(kc) + " + kc) * 2 + r) * 2";
-      os << "#pragma unroll\nfor (int r = 0; r < 2; ++r) b[r] = attncc_pack(" << elem(op.getRhs(), at)
-         << ", " << elem(op.getRhs(), at + " + 1") << ");\n";
-      return success();
-    }
-    return op.emitOpError("right operand layout '") << rl << "' cannot feed mma.sync";
-  };
-  // ACC=f16x (attncc-accumulate): the k steps accumulate into half2
-  // partials, added to the fp32 accumulator after the last one.
-  bool f16x = op->hasAttr("attncc.acc");
-  auto stepsAttr = op->getAttrOfType<IntegerAttr>("attncc.acc_steps");
-  int64_t steps = stepsAttr ? stepsAttr.getInt() : 0; // 0: one promotion after the last k step
-  std::string part = f16x ? fresh(n + "_f16") : "";
-  if (f16x) {
-    if (bf)
-      return op.emitOpError("ACC=f16x needs f16 operands");
-    os << "unsigned " << part << "[" << cnt / 2 << "] = {}; // fp16 partials (ACC=f16x)\n";
-  }
-  // One atom per row tile for n8 tile `nf + h`.
-  auto mmaRow = [&](const std::string &h, const std::string &bOff) {
-    os << "#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) ";
-    if (f16x)
-      os << "attncc_mma_f16acc(&" << part << "[(fm * " << nfN << " + nf" << h << ") * 2], a[fm], b" << bOff
-         << ");\n";
-    else
-      os << (bf ? "attncc_mma_bf16" : "attncc_mma_f16") << "(&" << n << "[(fm * " << nfN << " + nf" << h
-         << ") * 4], a[fm], b" << bOff << ");\n";
-  };
-  // (The n8 tiles come in pairs: both the key block and the head dim are
-  // multiples of 16, the depth of one of the two products.)
-  bool x4 = rl == "smem" && op->hasAttr("attncc.ldmatrix"); // attncc-ldmatrix-x4 checked N
-  if (x4 && nfN % 2)
-    return op.emitOpError("attncc.ldmatrix = \"x4\" needs an even number of n8 tiles, not ") << nfN;
-  // REPACK=smem (attncc-handoff): the C fragments of the left operand go
-  // to this warp's rows of a shared slab and come back as A fragments.
-  std::string slab;
-  int64_t slabStride = monoid::handoffStride(lhsT);
-  if (auto it = handoffSlab.find(op); it != handoffSlab.end()) {
-    if (ll != "c")
-      return op.emitOpError("REPACK=smem needs the left operand in C fragments, not '") << ll << "'";
-    slab = it->second;
-    SmallVector<std::string> rc = coords(lhsT, "c", "e");
-    os << "__syncwarp(); // REPACK=smem: this warp is done reading its rows of " << slab << "\n";
-    os << "#pragma unroll\nfor (int e = 0; e < " << count(op.getLhs()) << "; ++e) " << slab << "[(" << rc[0]
-       << ") * " << slabStride << " + " << rc[1] << "] = " << elem(op.getLhs(), "e") << ";\n";
-    os << "__syncwarp(); // its rows of " << slab << " are written\n";
-  }
-  os << "#pragma unroll\nfor (int kc = 0; kc < " << kc << "; ++kc) {\n";
-  os.indent();
-  // The A fragments of this k step, loaded once for all n8 tiles.
-  os << "unsigned a[" << fm << "][4];\n#pragma unroll\nfor (int fm = 0; fm < " << fm << "; ++fm) {\n";
-  os.indent();
-  if (ll == "smem" || !slab.empty()) {
-    std::string st = slab.empty() ? std::to_string(rowStride(op.getLhs()))
-                                  : std::to_string(slabStride);
-    os << "attncc_ldmatrix_x4(a[fm], &" << (slab.empty() ? ref(op.getLhs()) : slab) << "[(warp * " << fm * 16
-       << " + fm * 16 + (lane & 15)) * " << st << " + kc * 16 + (lane >> 4) * 8]);\n";
-  } else {
-    std::string at;
-    if (ll == "a")
-      at = "((fm * " + std::to_string(kc) + " + kc) * 4 + r) * 2";
-    else if (ll == "c") // C fragments (n8 pairs) are the A fragment of k16
-      at = "((fm * " + std::to_string(2 * kc) + " + 2 * kc + (r >> 1)) * 2 + (r & 1)) * 2";
-    else
-      return op.emitOpError("left operand layout '") << ll << "' cannot feed mma.sync";
-    os << "#pragma unroll\nfor (int r = 0; r < 4; ++r) a[fm][r] = " << packPair(op.getLhs(), at) << ";\n";
-  }
-  os.unindent();
-  os << "}\n";
-  if (x4) {
-    os << "#pragma unroll\nfor (int nf = 0; nf < " << nfN << "; nf += 2) { // ldmatrix.x4: two n8 tiles\n";
-    os.indent();
-    if (failed(loadB(true)))
-      return failure();
-    mmaRow("", "");
-    mmaRow(" + 1", " + 2");
-    os.unindent();
-    os << "}\n";
-  } else {
-    os << "#pragma unroll\nfor (int nf = 0; nf < " << nfN << "; ++nf) {\n";
-    os.indent();
-    if (failed(loadB(false)))
-      return failure();
-    mmaRow("", "");
-    os.unindent();
-    os << "}\n";
-  }
-  // ACC=f16x<s>: the partials into fp32 after every s k steps and the last
-  // (kc is unrolled, so the condition folds), then from zero again.
-  auto promote = [&]() {
-    os << "#pragma unroll\nfor (int e = 0; e < " << cnt << "; ++e) " << n << "[e] += attncc_half_of(" << part
-       << "[e >> 1], e & 1); // the fp16 partials into fp32\n";
-  };
-  if (f16x && steps) {
-    os << "if ((kc + 1) % " << steps << " == 0 || kc == " << kc - 1 << ") { // ACC=f16x" << steps << "\n";
-    os.indent();
-    promote();
-    os << "#pragma unroll\nfor (int e = 0; e < " << cnt / 2 << "; ++e) " << part << "[e] = 0u;\n";
-    os.unindent();
-    os << "}\n";
-  }
-  os.unindent();
-  os << "}\n";
-  if (f16x && !steps)
-    promote();
-  return success();
+  return op.emitOpError("an mma.sync contraction is printed as the atoms attncc-lower-mma writes");
 }
 
 } // namespace attncc::codegen

@@ -181,8 +181,14 @@ LogicalResult KernelEmitter::emitScalar(Operation *op) {
           return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
         });
       })
-      .Case([&](arith::ExtFOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
+      .Case([&](arith::ExtFOp o) {
+        if (isPacked(o.getIn()))
+          return emitUnpack(o);
+        return elementwise(o, convert(o.getIn().getType(), o.getType()));
+      })
       .Case([&](arith::TruncFOp o) {
+        if (isPacked(o.getResult()))
+          return emitPack(o);
         if (onlyPacked(o))
           return success(); // its readers round and pack from the f32 source (packPair)
         return elementwise(o, convert(o.getIn().getType(), o.getType()));

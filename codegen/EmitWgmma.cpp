@@ -3,6 +3,33 @@
 
 namespace attncc::codegen {
 
+/// Whether every reader of this rounded vector is a wgmma contraction that
+/// takes it as a register A operand through packPair: then the rounded
+/// array itself is never read, and is not written.
+bool KernelEmitter::onlyPacked(arith::TruncFOp t) {
+  if (!isa<VectorType>(t.getType()) || t->use_empty())
+    return false;
+  return llvm::all_of(t->getUsers(), [&](Operation *u) {
+    auto c = dyn_cast<vector::ContractionOp>(u);
+    std::string l = c ? layoutOf(c.getLhs()) : "";
+    return c && c.getLhs() == t.getResult() && c.getRhs() != t.getResult() && c.getAcc() != t.getResult() &&
+           (l == "a" || l == "c") && !c->hasAttr("attncc.handoff");
+  });
+}
+
+/// Elements `at` and `at + 1` of a register A operand as one 32-bit
+/// register. When the operand is P rounded from f32 (arith.truncf), the
+/// pair is rounded and packed from the f32 values by one instruction.
+std::string KernelEmitter::packPair(Value v, const std::string &at) {
+  if (auto t = v.getDefiningOp<arith::TruncFOp>(); t && t.getIn().getType() != t.getType() &&
+                                                 getElementTypeOrSelf(t.getIn().getType()).isF32()) {
+    bool bf = getElementTypeOrSelf(t.getType()).isBF16();
+    return std::string(bf ? "attncc_pack_bf16(" : "attncc_pack_f16(") + elem(t.getIn(), at) + ", " +
+           elem(t.getIn(), at + " + 1") + ")";
+  }
+  return "attncc_pack(" + elem(v, at) + ", " + elem(v, at + " + 1") + ")";
+}
+
 /// One wgmma.mma_async shape as a device function: m64nNk16, f32 += A * B,
 /// A from a descriptor (ss) or registers (rs), B from a descriptor, B
 /// MN-major (transB) or K-major.

@@ -9,8 +9,10 @@
 //                     (views, slots, cp.async copies, block reads), the
 //                     waits and barriers attncc-place-waits wrote
 //   EmitTma.cpp       TMA loads, the mbarrier ops, the warp roles
-//   EmitMma.cpp       mma.sync contractions (and the register repack of P)
-//   EmitWgmma.cpp     wgmma contractions, their accumulator fences, turns
+//   EmitMma.cpp       the mma.sync atom ops (nvgpu.ldmatrix, nvgpu.mma.sync)
+//                     and a thread's registers (to_lanes, allocas)
+//   EmitWgmma.cpp     wgmma contractions (and the register repack of P),
+//                     their accumulator fences, turns
 //   EmitControl.cpp   scf.for, scf.if, compares and reductions
 // (Until 2026-12-01 all of it was one 1,857-line CudaEmitter.cpp.)
 //
@@ -76,7 +78,6 @@ private:
   DenseMap<Value, std::string> names;   // variables and inline literals
   DenseMap<Value, Value> broadcastOf;   // vector.broadcast -> its scalar
   DenseMap<Value, Value> spreadOf;      // vector.broadcast of a row/col vector -> its source
-  DenseMap<Operation *, std::string> handoffSlab; // REPACK=smem: contraction -> its P slab
   gpu::GPUFuncOp kernel;                // the kernel being printed
   int64_t warps = 0, tileRows = 0, fm = 0; // attncc.tile of a tiled kernel (warps: those with rows)
   int64_t producers = 0;                // WSPEC=load1: a warp after them that only copies blocks in
@@ -141,12 +142,29 @@ private:
   LogicalResult emitMbarrier(Operation *op);
   LogicalResult emitRoles(scf::IfOp op);
 
-  // --- EmitMma.cpp: mma.sync
-  bool onlyPacked(arith::TruncFOp t);
-  std::string packPair(Value v, const std::string &at);
+  // --- EmitMma.cpp: the mma.sync atom ops (attncc-lower-mma) and a thread's registers
+  bool isPacked(Value v);
+  int64_t registers(Value v);
+  FailureOr<std::string> registerAt(Operation *op, Value m, ValueRange indices);
+  std::string registerType(Value v);
+  std::string reg(Value v, const std::string &i);
+  std::string declareRegisters(Value v);
+  LogicalResult emitAlloca(memref::AllocaOp op);
+  LogicalResult emitRegisterLoad(vector::LoadOp op);
+  LogicalResult emitRegisterStore(vector::StoreOp op);
+  LogicalResult emitExtract(vector::ExtractOp op);
+  LogicalResult emitExtractSlice(vector::ExtractStridedSliceOp op);
+  LogicalResult emitPack(arith::TruncFOp op);
+  LogicalResult emitUnpack(arith::ExtFOp op);
+  LogicalResult emitToLanes(monoid::ToLanesOp op);
+  LogicalResult emitFromLanes(monoid::FromLanesOp op);
+  LogicalResult emitLdmatrix(nvgpu::LdMatrixOp op);
+  LogicalResult emitMmaSync(nvgpu::MmaSyncOp op);
   LogicalResult emitContract(vector::ContractionOp op);
 
   // --- EmitWgmma.cpp: wgmma, its accumulator fences and warpgroup turns
+  bool onlyPacked(arith::TruncFOp t);
+  std::string packPair(Value v, const std::string &at);
   LogicalResult emitFenceAccumulators(NVVM::InlinePtxOp op);
   static bool isTurn(Operation *op);
   static bool turnStarts(Operation *op);

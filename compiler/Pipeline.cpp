@@ -94,6 +94,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(mlir::attncc::createPlaceWaits());   // when copies and products land
     pm.addPass(mlir::attncc::createWarpSpecialize()); // WSPEC: producer and consumer roles
     pm.addPass(mlir::attncc::createLowerCopies());  // the copies as nvgpu ops
+    pm.addPass(mlir::attncc::createLowerMma());     // mma.sync atoms as nvgpu ops
   }
 }
 

@@ -9,9 +9,9 @@
 //           Pipeline.cpp is the list)
 //   tile    the GPU kernels: lower-contract, map-to-gpu, launch-sink,
 //           gpu-kernel-outlining, canonicalize + cse, atomize, allocate-smem,
-//           place-waits, warp-specialize, lower-copies: a host function of
-//           launches (with the TMA descriptors they pass) and a
-//           gpu.module per kernel
+//           place-waits, warp-specialize, lower-copies, lower-mma: a host
+//           function of launches (with the TMA descriptors they pass) and
+//           a gpu.module per kernel
 //
 // `cuda` and `ptx` are printed from `tile` by codegen/ and runtime/.
 //

@@ -1,5 +1,6 @@
 //===- MonoidOps.cpp - verifiers and builders of the monoid ops -----------===//
 #include "ir/MonoidOps.h"
+#include "ir/TileAttrs.h"
 
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -131,3 +132,46 @@ LogicalResult IdentityOp::verify() {
 
 #define GET_OP_CLASSES
 #include "ir/MonoidOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// ToLanesOp / FromLanesOp
+//===----------------------------------------------------------------------===//
+
+/// The lanes shape of a tile of `layout` (one of c, a, b.nk, b.kn) is
+/// [FM, X, r, 2] (see monoid.to_lanes); FM is free, the rest follows.
+static LogicalResult verifyLanes(Operation *op, VectorType tile, VectorType lanes, StringRef k) {
+  if (tile.getElementType() != lanes.getElementType())
+    return op->emitOpError() << "the tile " << tile << " and its lanes " << lanes << " differ in element type";
+  if (k.empty())
+    return op->emitOpError("needs the tile's layout (attncc.layout: c, a, b.nk or b.kn)");
+  if (k != "c" && k != "a" && k != "b.nk" && k != "b.kn")
+    return op->emitOpError() << "layout '" << k << "' has no lanes form (c, a, b.nk or b.kn)";
+  if (tile.getRank() != 2 || lanes.getRank() != 4 || lanes.getDimSize(3) != 2)
+    return op->emitOpError() << "needs a 2-d tile and 4-d lanes [.., .., .., 2], not " << tile << " and " << lanes;
+  int64_t r = tile.getDimSize(0), c = tile.getDimSize(1);
+  auto want = [&](int64_t d0, int64_t d1, int64_t d2) {
+    return lanes.getDimSize(0) == d0 && lanes.getDimSize(1) == d1 && lanes.getDimSize(2) == d2;
+  };
+  int64_t fm = lanes.getDimSize(0);
+  bool ok = false;
+  if (k == "c")
+    ok = r % (16 * fm) == 0 && (want(fm, c / 8, 2) || want(fm, c / 16, 4));
+  else if (k == "a")
+    ok = r % (16 * fm) == 0 && want(fm, c / 16, 4);
+  else if (k == "b.nk")
+    ok = want(r / 8, c / 16, 2);
+  else // b.kn
+    ok = want(c / 8, r / 16, 2);
+  if (!ok)
+    return op->emitOpError() << "lanes " << lanes << " are not a thread's share of a " << tile << " tile in layout '"
+                             << k << "'";
+  return success();
+}
+
+LogicalResult ToLanesOp::verify() {
+  return verifyLanes(*this, getTile().getType(), getLanes().getType(), layoutOf(getTile()));
+}
+
+LogicalResult FromLanesOp::verify() {
+  return verifyLanes(*this, getTile().getType(), getLanes().getType(), layoutOf(getTile()));
+}

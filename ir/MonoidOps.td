@@ -237,4 +237,55 @@ def Monoid_TmaReleaseOp : Monoid_Op<"tma_release"> {
   let assemblyFormat = "$block (`unless` $unless^)? attr-dict `:` type($block) (`,` type($unless)^)?";
 }
 
+
+//===----------------------------------------------------------------------===//
+// Tile level: a tile value's registers in one thread (attncc-lower-mma)
+//===----------------------------------------------------------------------===//
+
+def Monoid_ToLanesOp : Monoid_Op<"to_lanes", [Pure]> {
+  let summary = "This thread's elements of a tile value, in its fragment layout";
+  let description = [{
+    A tile value (a vector of a tiled kernel with a `#monoid.fragment`
+    layout) is spread over the CTA's threads; the atoms (`nvgpu.mma.sync`,
+    `nvgpu.ldmatrix`) work on what one thread holds. No core op says that
+    distribution, so these two ops cross it, and the layout says which
+    elements a thread holds. The thread's elements come in the order of the
+    mma.sync fragment figures, one atom after another:
+
+    * layout `c`, tile R x C: `vector<FM x C/8 x 2 x 2>`, one m16n8
+      accumulator per (row tile, n8 tile), [row half][pair]; or the same
+      registers as `vector<FM x C/16 x 4 x 2>`, the A operands of the
+      m16n8k16 atoms (two n8 tiles of C are one k16 step of A);
+    * layout `a`, tile R x K: `vector<FM x K/16 x 4 x 2>`;
+    * layouts `b.nk` (N x K) and `b.kn` (K x N): `vector<N/8 x K/16 x 2 x 2>`.
+
+    FM is the row tiles of 16 rows a warp holds (`attncc.tile`).
+
+    ```mlir
+    %s_l = monoid.to_lanes %s : vector<128x64xf32> to vector<2x8x2x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyVectorOfNonZeroRank:$tile);
+  let results = (outs AnyVectorOfNonZeroRank:$lanes);
+  let assemblyFormat = "$tile attr-dict `:` type($tile) `to` type($lanes)";
+  let hasVerifier = 1;
+}
+
+def Monoid_FromLanesOp : Monoid_Op<"from_lanes", [Pure]> {
+  let summary = "The tile value whose elements in this thread are these";
+  let description = [{
+    The inverse of `monoid.to_lanes`: the result is a tile value in the
+    layout its `attncc.layout` names (`c`: `vector<FM x C/8 x 2 x 2>` lanes
+    make an R x C tile), and the thread's registers are the operand's.
+
+    ```mlir
+    %o = monoid.from_lanes %o_l {attncc.layout = #monoid.fragment<c>} : vector<2x8x2x2xf32> to vector<128x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyVectorOfNonZeroRank:$lanes);
+  let results = (outs AnyVectorOfNonZeroRank:$tile);
+  let assemblyFormat = "$lanes attr-dict `:` type($lanes) `to` type($tile)";
+  let hasVerifier = 1;
+}
+
 #endif // MONOID_OPS

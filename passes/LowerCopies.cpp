@@ -37,8 +37,12 @@
 //       block's "full" barrier (slot and phase from the waits counter) and
 //       monoid.tma_release an nvgpu.mbarrier.arrive by lane 0 of each warp
 //       on its "empty" barrier (after nvvm.bar.warp.sync), guarded by the
-//       slots of the `unless` blocks. A loop that carries TMA blocks also
-//       carries their slots (one index iter_arg each).
+//       slots of the `unless` blocks. A loop that carries TMA blocks, or
+//       blocks of a ring of several slots, also carries their slots: one
+//       iter_arg each, the slot's index for a TMA block (its barriers are
+//       picked by it), the slot's memref.subview for a cp/sync ring block
+//       (attncc-lower-mma reads the carried block from it, so the kernel
+//       keeps one pointer per block rather than rebuilding it per read).
 //       Who issues a TMA copy: thread 0 (scf.if), or under WSPEC the
 //       producer role's thread (the consumers only advance the fill count
 //       and take the slot). Blocks issued and never waited for are waited
@@ -51,6 +55,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
+#include "passes/KernelConstants.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -83,7 +88,7 @@ std::string nameOr(Value v, StringRef dflt) {
 
 class Lowerer {
 public:
-  Lowerer(gpu::GPUFuncOp f) : f(f), b(f.getContext()), loc(f.getLoc()) {
+  Lowerer(gpu::GPUFuncOp f) : f(f), b(f.getContext()), loc(f.getLoc()), consts(f) {
     auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
     warps = tile.getAs<IntegerAttr>("warps").getInt();
     if (auto p = tile.getAs<IntegerAttr>("producers"))
@@ -119,24 +124,15 @@ private:
   };
   std::map<int64_t, Buffer> buffers;              // by byte offset
   std::map<std::pair<unsigned, int64_t>, Value> descriptors; // (argument, box rows) -> kernel argument
-  DenseMap<Value, Value> slotOf;                  // a TMA block -> its slot (index)
-  DenseMap<Value, int64_t> bufferOf;              // a TMA block -> its buffer's offset
+  DenseMap<Value, Value> slotOf;                  // a TMA block -> its slot (index); a ring block -> its slot's view
+  DenseMap<Value, int64_t> bufferOf;              // a TMA or ring block -> its buffer's offset
   Operation *issuer = nullptr;                    // WSPEC: the producer thread's scf.if
 
-  std::map<std::pair<bool, int64_t>, Value> consts; // (i32?, value) -> one constant at the kernel's top
+  mlir::attncc::KernelConstants consts;             // one constant at the kernel's top
   Value tidValue;                                   // gpu.thread_id x, at the kernel's top
 
-  Value constant(bool narrow, int64_t v) {
-    Value &c = consts[{narrow, v}];
-    if (!c) {
-      OpBuilder top = OpBuilder::atBlockBegin(&f.getBody().front());
-      c = narrow ? top.create<arith::ConstantIntOp>(loc, v, 32).getResult()
-                 : top.create<arith::ConstantIndexOp>(loc, v).getResult();
-    }
-    return c;
-  }
-  Value index(int64_t v) { return constant(false, v); }
-  Value i32(int64_t v) { return constant(true, v); }
+  Value index(int64_t v) { return consts.index(v); }
+  Value i32(int64_t v) { return consts.i32(v); }
   /// a + b, or b when a is the constant 0.
   Value add(Value a, Value bv) {
     if (auto c = getConstantIntValue(a); c && *c == 0)
@@ -247,7 +243,7 @@ private:
     }
   }
 
-  /// Ops in program order; loops carrying TMA blocks first gain their slots.
+  /// Ops in program order; loops carrying TMA or ring blocks first gain their slots.
   void visit(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block.without_terminator())) {
       if (failed(status))
@@ -280,7 +276,7 @@ private:
     }
   }
 
-  /// A loop whose iter_args carry TMA blocks carries their slots too.
+  /// A loop whose iter_args carry TMA or ring blocks carries their slots too.
   void visitLoop(scf::ForOp loop) {
     SmallVector<unsigned> carried;
     SmallVector<Value> inits;
@@ -304,14 +300,14 @@ private:
         rw, inits, /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &, Location, ArrayRef<BlockArgument> args) { return SmallVector<Value>(args); });
     if (failed(grown)) {
-      status = loop.emitOpError("attncc-lower-copies: cannot carry the slots of its TMA blocks");
+      status = loop.emitOpError("attncc-lower-copies: cannot carry the slots of its staged blocks");
       return;
     }
     auto l = cast<scf::ForOp>(grown->getOperation());
     l.getInductionVar().setLoc(ivLoc);
     for (auto [a, loc] : llvm::zip(l.getRegionIterArgs(), argLocs))
       a.setLoc(loc);
-    // The layouts of the new iter_args (index scalars: none).
+    // The layouts of the new iter_args (index scalars and memrefs: none).
     if (auto ls = l->getAttrOfType<ArrayAttr>("attncc.layouts")) {
       SmallVector<Attribute> all(ls.begin(), ls.end());
       while (all.size() < l.getNumRegionIterArgs())
@@ -331,7 +327,7 @@ private:
     for (auto [i, k] : llvm::enumerate(carried)) {
       Value y = yield.getOperand(k);
       if (!slotOf.count(y)) {
-        status = yield.emitOpError("attncc-lower-copies: the loop yields a TMA block whose slot is not known");
+        status = yield.emitOpError("attncc-lower-copies: the loop yields a staged block whose slot is not known");
         return;
       }
       yield->setOperand(first + i, slotOf[y]);
@@ -444,6 +440,10 @@ private:
       Value dst = slotView(buf.view, slot, name + "_slot");
       copyChunks(r, dst);
       block = blockRead(r, dst);
+      if (buf.slots > 1) { // loops that carry the block carry its slot's view (attncc-lower-mma reads it)
+        slotOf[block] = dst;
+        bufferOf[block] = monoid::smemOffset(r);
+      }
     }
     if (failed(status))
       return failure();
@@ -669,12 +669,7 @@ private:
 
 struct LowerCopies : mlir::attncc::impl::LowerCopiesBase<LowerCopies> {
   void runOnOperation() override {
-    WalkResult r = getOperation().walk([&](gpu::GPUFuncOp f) {
-      if (!f->hasAttr("attncc.tile"))
-        return WalkResult::advance();
-      return failed(Lowerer(f).run()) ? WalkResult::interrupt() : WalkResult::advance();
-    });
-    if (r.wasInterrupted())
+    if (failed(mlir::attncc::forEachTiledKernel(getOperation(), [](gpu::GPUFuncOp f) { return Lowerer(f).run(); })))
       signalPassFailure();
   }
 };

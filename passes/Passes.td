@@ -363,6 +363,26 @@ def LowerCopies : Pass<"attncc-lower-copies", "ModuleOp"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def LowerMma : Pass<"attncc-lower-mma", "ModuleOp"> {
+  let summary = "Write each mma.sync contraction as the loops of its atoms: nvgpu.ldmatrix and nvgpu.mma.sync per thread";
+  let description = [{
+    After attncc-lower-copies. Each `vector.contract` on the mma.sync atom
+    (`attncc.atom = "mma.m16n8k16"`) becomes loops over its k16 steps, row
+    tiles and n8 tiles (`attncc.unroll`): the A and B fragments come from
+    `nvgpu.ldmatrix` of the staged slot (x2 or x4, `transpose` for a [k x n]
+    block) or from the thread's registers (`monoid.to_lanes`, P rounded per
+    k step by `arith.truncf`), and each atom is an `nvgpu.mma.sync` on a
+    `vector.load`/`vector.store` of the accumulators, a private
+    `memref.alloca`. ACC=f16x accumulates into fp16 partials and adds them
+    into fp32 (`arith.extf`, `arith.addf`) every acc_steps steps and after
+    the last; REPACK=smem writes P into its slab first. The result tile is
+    `monoid.from_lanes` of the accumulators.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
+                           "mlir::nvgpu::NVGPUDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
   let summary = "EXP=ex2: exp(x - y) becomes exp2(fma(x, log2 e, -y log2 e)) with fastmath<afn>";
   let description = [{

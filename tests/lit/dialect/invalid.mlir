@@ -514,3 +514,50 @@ func.func @f() attributes {attncc.stage = #monoid.staged<dma>} {
 func.func @f() attributes {attncc.stage = #monoid.staged<cp, swizzle>} {
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// monoid.to_lanes / monoid.from_lanes
+//===----------------------------------------------------------------------===//
+
+func.func @lanes_no_layout(%s: vector<128x64xf32>) {
+  // expected-error@+1 {{needs the tile's layout (attncc.layout: c, a, b.nk or b.kn)}}
+  %l = monoid.to_lanes %s : vector<128x64xf32> to vector<2x8x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @lanes_shape(%s: vector<128x64xf32>) {
+  %c = arith.addf %s, %s {attncc.layout = #monoid.fragment<c>} : vector<128x64xf32>
+  // expected-error@+1 {{lanes 'vector<2x4x2x2xf32>' are not a thread's share of a 'vector<128x64xf32>' tile in layout 'c'}}
+  %l = monoid.to_lanes %c : vector<128x64xf32> to vector<2x4x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @lanes_type(%s: vector<128x64xf32>) {
+  %c = arith.addf %s, %s {attncc.layout = #monoid.fragment<c>} : vector<128x64xf32>
+  // expected-error@+1 {{the tile 'vector<128x64xf32>' and its lanes 'vector<2x8x2x2xf16>' differ in element type}}
+  %l = monoid.to_lanes %c : vector<128x64xf32> to vector<2x8x2x2xf16>
+  return
+}
+
+// -----
+
+func.func @lanes_row(%s: vector<128xf32>) {
+  %r = arith.addf %s, %s {attncc.layout = #monoid.fragment<row>} : vector<128xf32>
+  // expected-error@+1 {{layout 'row' has no lanes form (c, a, b.nk or b.kn)}}
+  %l = monoid.to_lanes %r : vector<128xf32> to vector<2x2x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @from_lanes_rank(%l: vector<2x8x2x2xf32>) {
+  // expected-error@+1 {{needs a 2-d tile and 4-d lanes [.., .., .., 2], not 'vector<128x64x1xf32>' and 'vector<2x8x2x2xf32>'}}
+  %t = monoid.from_lanes %l {attncc.layout = #monoid.fragment<c>} : vector<2x8x2x2xf32> to vector<128x64x1xf32>
+  return
+}

@@ -137,3 +137,20 @@ func.func @tma_sync(%a: vector<64x64xf16>, %b: vector<64x64xf16>) {
   monoid.tma_release %a unless %b : vector<64x64xf16>, vector<64x64xf16>
   return
 }
+
+// monoid.to_lanes / monoid.from_lanes (attncc-lower-mma): a c tile as its
+// accumulators or as A fragments, a b.kn tile as B fragments.
+// CHECK-LABEL: func.func @lanes
+// CHECK: monoid.to_lanes %{{.+}} : vector<128x64xf32> to vector<2x8x2x2xf32>
+// CHECK: monoid.to_lanes %{{.+}} : vector<128x64xf32> to vector<2x4x4x2xf32>
+// CHECK: monoid.to_lanes %{{.+}} : vector<64x32xf16> to vector<4x4x2x2xf16>
+// CHECK: monoid.from_lanes %{{.+}} {attncc.layout = #monoid.fragment<c>} : vector<2x8x2x2xf32> to vector<128x64xf32>
+func.func @lanes(%s: vector<128x64xf32>, %v: vector<64x32xf16>) {
+  %c = arith.addf %s, %s {attncc.layout = #monoid.fragment<c>} : vector<128x64xf32>
+  %b = arith.addf %v, %v {attncc.layout = #monoid.fragment<b.kn>} : vector<64x32xf16>
+  %acc = monoid.to_lanes %c : vector<128x64xf32> to vector<2x8x2x2xf32>
+  %a = monoid.to_lanes %c : vector<128x64xf32> to vector<2x4x4x2xf32>
+  %bl = monoid.to_lanes %b : vector<64x32xf16> to vector<4x4x2x2xf16>
+  %t = monoid.from_lanes %acc {attncc.layout = #monoid.fragment<c>} : vector<2x8x2x2xf32> to vector<128x64xf32>
+  return
+}

@@ -1,0 +1,53 @@
+//===- KernelConstants.h - one constant of each value per kernel -*- C++ -*-===//
+//
+// The tile passes that write index arithmetic into a kernel (attncc-lower-
+// copies, attncc-lower-mma) make each index or i32 constant once, at the
+// top of the kernel's body, and reuse it; both lower every tiled kernel of
+// the module (forEachTiledKernel).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ATTNCC_PASSES_KERNELCONSTANTS_H
+#define ATTNCC_PASSES_KERNELCONSTANTS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <map>
+
+namespace mlir::attncc {
+
+class KernelConstants {
+public:
+  KernelConstants(gpu::GPUFuncOp f) : f(f) {}
+  /// The constant `v` as i32 (`narrow`) or index.
+  Value get(bool narrow, int64_t v) {
+    Value &c = consts[{narrow, v}];
+    if (!c) {
+      OpBuilder top = OpBuilder::atBlockBegin(&f.getBody().front());
+      c = narrow ? top.create<arith::ConstantIntOp>(f.getLoc(), v, 32).getResult()
+                 : top.create<arith::ConstantIndexOp>(f.getLoc(), v).getResult();
+    }
+    return c;
+  }
+  Value index(int64_t v) { return get(false, v); }
+  Value i32(int64_t v) { return get(true, v); }
+
+private:
+  gpu::GPUFuncOp f;
+  std::map<std::pair<bool, int64_t>, Value> consts; // (i32?, value) -> its op at the kernel's top
+};
+
+/// Runs `lower` on every tiled kernel (a gpu.func with attncc.tile) under
+/// `root`, and stops at the first that fails.
+inline LogicalResult forEachTiledKernel(Operation *root, function_ref<LogicalResult(gpu::GPUFuncOp)> lower) {
+  WalkResult r = root->walk([&](gpu::GPUFuncOp f) {
+    if (!f->hasAttr("attncc.tile"))
+      return WalkResult::advance();
+    return failed(lower(f)) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
+} // namespace mlir::attncc
+
+#endif
