@@ -199,15 +199,7 @@ LogicalResult KernelEmitter::emitLdmatrix(nvgpu::LdMatrixOp op) {
   int64_t tiles = op.getNumTiles();
   if (tiles != 2 && tiles != 4)
     return op.emitOpError("the CUDA emitter prints ldmatrix .x2 and .x4");
-  // A shared-memory offset fits 32 bits: int arithmetic, as the address
-  // math of the lanes is (a 64-bit product per row tile and k step costs
-  // registers).
-  ArrayRef<int64_t> shape = op.getSrcMemref().getType().getShape();
-  std::string at;
-  for (auto [k, i] : llvm::enumerate(op.getIndices())) {
-    std::string x = "(int)" + ref(i);
-    at = k ? "(" + at + ") * " + std::to_string(shape[k]) + " + " + x : x;
-  }
+  std::string at = offset(op.getSrcMemref(), op.getIndices());
   std::string m = ref(op.getSrcMemref());
   std::string n = declareRegisters(op.getResult());
   os << "attncc_ldmatrix_x" << tiles << (op.getTranspose() ? "_trans" : "") << "(" << n << ", &" << m << "[" << at
