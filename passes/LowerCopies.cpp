@@ -631,8 +631,12 @@ private:
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPoint(loop.getBody()->getTerminator());
       Value n = loop.getInductionVar();
-      b.create<nvgpu::MBarrierTryWaitParityOp>(loc, buf.full, phaseFor(n, buf.slots, false, "landed"),
-                                               index(10000000), slotFor(n, buf.slots));
+      // One statement per op: the order does not hang on the compiler's
+      // order of evaluating arguments.
+      Value slot = slotFor(n, buf.slots);
+      Value ticks = index(10000000);
+      Value landed = phaseFor(n, buf.slots, false, "landed");
+      b.create<nvgpu::MBarrierTryWaitParityOp>(loc, buf.full, landed, ticks, slot);
     };
     if (issuer) {
       b.setInsertionPoint(cast<scf::IfOp>(issuer).getThenRegion().front().getTerminator());
@@ -648,7 +652,7 @@ private:
     }
     b.setInsertionPoint(f.getBody().front().getTerminator());
     Value t = tid(), zero = index(0);
-        Value first = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, t, zero);
+    Value first = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, t, zero);
     auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
     b.setInsertionPoint(i.getThenRegion().front().getTerminator());
     for (auto &[off, buf] : buffers)
