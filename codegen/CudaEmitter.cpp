@@ -163,6 +163,10 @@ void KernelEmitter::declareVar(const std::string &name, Value v) {
     os << scalarType(v.getType()) << " *" << name << "; // a block in shared memory\n";
     return;
   }
+  if (isa<MemRefType>(v.getType())) { // a slot's view a loop carries (attncc-lower-copies)
+    os << scalarType(v.getType()) << " *" << name << "; // a slot in shared memory\n";
+    return;
+  }
   os << regType(v.getType()) << " " << name;
   if (isa<VectorType>(v.getType()))
     os << "[" << count(v) << "]";

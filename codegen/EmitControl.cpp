@@ -40,6 +40,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
   for (auto [arg, init, res] : llvm::zip(f.getRegionIterArgs(), f.getInitArgs(), f.getResults())) {
     std::string n = define(arg);
     names[res] = n;
+    if (isa<MemRefType>(arg.getType())) // a carried view keeps its init's shape
+      dims[arg] = dims[res] = dims[init];
     declareVar(n, arg);
     vars.push_back(n);
   }

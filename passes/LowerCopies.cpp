@@ -38,8 +38,11 @@
 //       monoid.tma_release an nvgpu.mbarrier.arrive by lane 0 of each warp
 //       on its "empty" barrier (after nvvm.bar.warp.sync), guarded by the
 //       slots of the `unless` blocks. A loop that carries TMA blocks, or
-//       blocks of a ring of several slots, also carries their slots (one
-//       index iter_arg each; attncc-lower-mma reads a carried block at it).
+//       blocks of a ring of several slots, also carries their slots: one
+//       iter_arg each, the slot's index for a TMA block (its barriers are
+//       picked by it), the slot's memref.subview for a cp/sync ring block
+//       (attncc-lower-mma reads the carried block from it, so the kernel
+//       keeps one pointer per block rather than rebuilding it per read).
 //       Who issues a TMA copy: thread 0 (scf.if), or under WSPEC the
 //       producer role's thread (the consumers only advance the fill count
 //       and take the slot). Blocks issued and never waited for are waited
@@ -121,7 +124,7 @@ private:
   };
   std::map<int64_t, Buffer> buffers;              // by byte offset
   std::map<std::pair<unsigned, int64_t>, Value> descriptors; // (argument, box rows) -> kernel argument
-  DenseMap<Value, Value> slotOf;                  // a TMA or ring block -> its slot (index)
+  DenseMap<Value, Value> slotOf;                  // a TMA block -> its slot (index); a ring block -> its slot's view
   DenseMap<Value, int64_t> bufferOf;              // a TMA or ring block -> its buffer's offset
   Operation *issuer = nullptr;                    // WSPEC: the producer thread's scf.if
 
@@ -304,7 +307,7 @@ private:
     l.getInductionVar().setLoc(ivLoc);
     for (auto [a, loc] : llvm::zip(l.getRegionIterArgs(), argLocs))
       a.setLoc(loc);
-    // The layouts of the new iter_args (index scalars: none).
+    // The layouts of the new iter_args (index scalars and memrefs: none).
     if (auto ls = l->getAttrOfType<ArrayAttr>("attncc.layouts")) {
       SmallVector<Attribute> all(ls.begin(), ls.end());
       while (all.size() < l.getNumRegionIterArgs())
@@ -437,8 +440,8 @@ private:
       Value dst = slotView(buf.view, slot, name + "_slot");
       copyChunks(r, dst);
       block = blockRead(r, dst);
-      if (buf.slots > 1) { // loops that carry the block carry its slot (attncc-lower-mma reads it)
-        slotOf[block] = slot;
+      if (buf.slots > 1) { // loops that carry the block carry its slot's view (attncc-lower-mma reads it)
+        slotOf[block] = dst;
         bufferOf[block] = monoid::smemOffset(r);
       }
     }

@@ -32,8 +32,8 @@
 //       thread's registers by monoid.to_lanes. REPACK=smem writes the left
 //       operand into its slab (vector.transfer_write between two
 //       nvvm.bar.warp.sync) and reads it back by ldmatrix. A block a loop
-//       carries is read in the iteration's slot (a memref.subview of its
-//       view at the slot attncc-lower-copies carries beside it).
+//       carries is read from the slot's view that attncc-lower-copies
+//       carries beside it (a memref iter_arg).
 // Refused: an operand layout the atom cannot take, ACC=f16x on bf16, x4 on
 //       an odd number of n8 tiles.
 // (Until 2026-12-02 the CUDA emitter printed each contraction as these
@@ -53,7 +53,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
 
 #define DEBUG_TYPE "attncc-lower-mma"
 
@@ -145,14 +144,12 @@ private:
     return loop.getInductionVar();
   }
 
-  /// The slot (index) that the staged block `v` sits in, when its buffer
-  /// has several: the subview offset of its read, or the slot a loop
-  /// carries beside it (attncc-lower-copies). Null for a one-slot buffer.
-  Value slotValue(Value v) {
-    if (auto r = v.getDefiningOp<vector::TransferReadOp>()) {
-      auto sv = r.getBase().getDefiningOp<memref::SubViewOp>();
-      return sv && !sv.getOffsets().empty() ? sv.getOffsets().front() : Value();
-    }
+  /// The view of the slot that the staged block `v` sits in: its read's
+  /// memref, or the view a loop carries beside the block
+  /// (attncc-lower-copies). Null when no such view is known.
+  Value slotView(Value v) {
+    if (auto r = v.getDefiningOp<vector::TransferReadOp>())
+      return r.getBase();
     scf::ForOp loop;
     unsigned k = 0;
     bool arg = false;
@@ -167,7 +164,7 @@ private:
     } else {
       return Value();
     }
-    Value init = slotValue(loop.getInitArgs()[k]);
+    Value init = slotView(loop.getInitArgs()[k]);
     if (!init)
       return Value();
     for (auto [j, other] : llvm::enumerate(loop.getInitArgs()))
@@ -177,7 +174,7 @@ private:
   }
 
   /// The shared memory the staged block `v` is read from, in this
-  /// iteration: its read's slot, or the same view at the carried slot.
+  /// iteration: its read's slot, or the slot's view carried beside it.
   FailureOr<Value> blockMemref(Value v, Operation *at) {
     vector::TransferReadOp init = monoid::stagedRead(v);
     if (auto r = v.getDefiningOp<vector::TransferReadOp>())
@@ -188,18 +185,12 @@ private:
     if (v.getDefiningOp() == init.getOperation())
       return init.getBase();
     auto sv = init.getBase().getDefiningOp<memref::SubViewOp>();
-    if (!sv)
-      return at->emitOpError("attncc-lower-mma: a staged block's slot is not a memref.subview");
-    if (sv.getOffsets().empty()) // one slot: the view before the loop
+    if (sv && sv.getOffsets().empty()) // one slot: the view before the loop
       return init.getBase();
-    Value slot = slotValue(v);
-    if (!slot)
-      return at->emitOpError("attncc-lower-mma: a loop carries a staged block without its slot");
-    IRMapping map;
-    map.map(sv.getOffsets().front(), slot);
-    Operation *clone = b.clone(*sv, map);
-    clone->setLoc(sv->getLoc());
-    return clone->getResult(0);
+    Value view = slotView(v);
+    if (!view)
+      return at->emitOpError("attncc-lower-mma: a loop carries a staged block without its slot's view");
+    return view;
   }
 
   /// The memref.view of the REPACK=smem slab at `offset` bytes.

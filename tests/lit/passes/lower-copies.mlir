@@ -63,6 +63,36 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A loop that carries a cp ring block also carries the view of its slot
+// (a memref iter_arg, "<block>_slot"): the first block's slot in, the next
+// block's slot out. attncc-lower-mma reads the carried block from it.
+// CHECK-LABEL: gpu.func @cp_ring_carried
+// CHECK:       %[[S0:.+]] = memref.subview %{{.+}}[%{{.+}}, 0, 0] [1, 64, 72] [1, 1, 1]
+// CHECK:       scf.for %{{.+}} = %{{.+}} to %c192 step %c64 iter_args(%{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %[[S0]]) -> (vector<64x64xf16>, memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>) {
+// CHECK:         %[[S1:.+]] = memref.subview %{{.+}}[%{{.+}}, 0, 0] [1, 64, 72] [1, 1, 1]
+// CHECK:         scf.yield %{{.+}}, %[[S1]] : vector<64x64xf16>, memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @cp_ring_carried(%k: memref<256x64xf16>) kernel attributes {attncc.tile = {rows = 64 : i64, smem = 18432 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 128 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c192 = arith.constant 192 : index
+      %view = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+      %pad = arith.constant 0.0 : f16
+      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [true, true]} : memref<256x64xf16>, vector<64x64xf16>
+      %r = scf.for %i = %c0 to %c192 step %c64 iter_args(%blk = %k0) -> (vector<64x64xf16>) {
+        %n = arith.addi %i, %c64 : index
+        %next = vector.transfer_read %k[%n, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [true, true]} : memref<256x64xf16>, vector<64x64xf16>
+        scf.yield %next : vector<64x64xf16>
+      } {attncc.layouts = [#monoid.fragment<smem>]}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // sync staging: the same chunks as 16-byte loads and stores, zeros selected
 // for the rows past the end.
 // CHECK-LABEL: gpu.func @sync_rows

@@ -179,12 +179,12 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A ring block the fold loop carries: the loop carries its slot beside it
-// (attncc-lower-copies), and the atoms read the view at that slot.
+// A ring block the fold loop carries: the loop carries its slot's view
+// beside it (attncc-lower-copies), and the atoms read that view.
 // CHECK-LABEL: gpu.func @carried
-// CHECK:       scf.for %{{.+}} = %{{.+}} iter_args(%{{.+}} = %{{.+}}, %[[BLK:.+]] = %{{.+}}, %[[SLOT:.+]] = %{{.+}}) -> (vector<64x64xf32>, vector<64x64xf16>, index) {
-// CHECK:         %[[AT:.+]] = memref.subview %[[VIEW:.+]][%[[SLOT]], 0, 0] [1, 64, 72] [1, 1, 1] : memref<2x64x72xf16, #gpu.address_space<workgroup>> to memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK:         nvgpu.ldmatrix %[[AT]][%{{.+}}, %{{.+}}] {numTiles = 2 : i32, transpose = false}
+// CHECK:       scf.for %{{.+}} = %{{.+}} iter_args(%{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %[[SLOT:[^ ]+]] = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}) -> (vector<64x64xf32>, vector<64x64xf16>, memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, index) {
+// CHECK-NOT:     memref.subview %{{.+}}[%[[SLOT]]
+// CHECK:         nvgpu.ldmatrix %[[SLOT]][%{{.+}}, %{{.+}}] {numTiles = 2 : i32, transpose = false}
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @carried(%q: vector<64x64xf16>, %out: memref<64x64xf32>) kernel attributes {attncc.tile = {rows = 64 : i64, smem = 18432 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
@@ -198,10 +198,40 @@ module attributes {gpu.container_module} {
       %qa = arith.addf %q, %q {attncc.layout = #monoid.fragment<a>} : vector<64x64xf16>
       %s0 = memref.subview %view[%c0, 0, 0] [1, 64, 72] [1, 1, 1] : memref<2x64x72xf16, #gpu.address_space<workgroup>> to memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
       %k0 = vector.transfer_read %s0[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [true, true]} : memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64x64xf16>
-      %r:3 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero, %k = %k0, %slot = %c0) -> (vector<64x64xf32>, vector<64x64xf16>, index) {
-        %next = arith.xori %slot, %c1 : index
+      %r:4 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero, %k = %k0, %slot = %s0, %n = %c0) -> (vector<64x64xf32>, vector<64x64xf16>, memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, index) {
+        %next = arith.xori %n, %c1 : index
         %sn = memref.subview %view[%next, 0, 0] [1, 64, 72] [1, 1, 1] : memref<2x64x72xf16, #gpu.address_space<workgroup>> to memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
         %kn = vector.transfer_read %sn[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [true, true]} : memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64x64xf16>
+        %s = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %qa, %k, %acc {attncc.atom = "mma.m16n8k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+        scf.yield %s, %kn, %sn, %next : vector<64x64xf32>, vector<64x64xf16>, memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, index
+      } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>, "", ""]}
+      vector.transfer_write %r#0, %out[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, memref<64x64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The same loop without the slot's view beside the block: refused.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @carried_no_view(%q: vector<64x64xf16>, %out: memref<64x64xf32>) kernel attributes {attncc.tile = {rows = 64 : i64, smem = 18432 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 128 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %view = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+      %pad = arith.constant 0.0 : f16
+      %zero = arith.constant dense<0.0> : vector<64x64xf32>
+      %qa = arith.addf %q, %q {attncc.layout = #monoid.fragment<a>} : vector<64x64xf16>
+      %s0 = memref.subview %view[%c0, 0, 0] [1, 64, 72] [1, 1, 1] : memref<2x64x72xf16, #gpu.address_space<workgroup>> to memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %k0 = vector.transfer_read %s0[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [true, true]} : memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64x64xf16>
+      %r:3 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero, %k = %k0, %n = %c0) -> (vector<64x64xf32>, vector<64x64xf16>, index) {
+        %next = arith.xori %n, %c1 : index
+        %sn = memref.subview %view[%next, 0, 0] [1, 64, 72] [1, 1, 1] : memref<2x64x72xf16, #gpu.address_space<workgroup>> to memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
+        %kn = vector.transfer_read %sn[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [true, true]} : memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64x64xf16>
+        // expected-error @+1 {{a loop carries a staged block without its slot's view}}
         %s = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %qa, %k, %acc {attncc.atom = "mma.m16n8k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
         scf.yield %s, %kn, %next : vector<64x64xf32>, vector<64x64xf16>, index
       } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>, ""]}
