@@ -3,6 +3,14 @@
 // Pre:  loop-level IR; the function carries attncc.schedule with EXP=ex2.
 // Post: every math.exp becomes the hardware's base-2 exponential:
 //         exp(x - y)  ->  exp2(fma(x, log2 e, -(y * log2 e)))
+//                         when y is a broadcast (a block's weights)
+//         exp(x - y)  ->  exp2(x * log2 e - y * log2 e)
+//                         when x and y are row values (the fold's
+//                         correction exp(m - m')): exactly 1 when the
+//                         maximum does not move (the FMA form gives
+//                         exp2 of y * log2 e's rounding error, and the
+//                         running sum drifted by it once per block: the
+//                         LSE error grew with the key length)
 //         exp(z)      ->  exp2(z * log2 e)
 //       with fastmath<afn> (the emitter writes ex2.approx.ftz.f32). When y
 //       is a broadcast (the new row maximum spread over the block), y*log2 e
@@ -71,7 +79,19 @@ struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {
       OpBuilder b(e);
       Location loc = e.getLoc();
       Value z = e.getOperand(), arg;
-      if (auto sub = z.getDefiningOp<arith::SubFOp>()) {
+      auto sub = z.getDefiningOp<arith::SubFOp>();
+      if (sub && sub.getLhs().getType() == sub.getRhs().getType() &&
+          !sub.getRhs().getDefiningOp<vector::BroadcastOp>() &&
+          !sub.getRhs().getDefiningOp<vector::ShapeCastOp>()) {
+        // Two values of one row each (the fold's correction exp(m - m')):
+        // both products rounded, so x == y gives exactly exp2(0) = 1. The
+        // FMA would give exp2 of the rounding error of y * log2 e, the same
+        // for every block while the maximum stays, so the running sum would
+        // drift by it once per block.
+        Value xl = scaleThrough(b, loc, sub.getLhs(), log2e);
+        Value yl = scaleThrough(b, loc, sub.getRhs(), log2e);
+        arg = arith::SubFOp::create(b, loc, xl, yl);
+      } else if (sub) {
         Value yl = scaleThrough(b, loc, sub.getRhs(), log2e);
         Value neg = arith::NegFOp::create(b, loc, yl);
         arg = math::FmaOp::create(b, loc, sub.getLhs(), splat(b, loc, z.getType(), log2e), neg);
