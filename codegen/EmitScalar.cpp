@@ -132,7 +132,11 @@ LogicalResult KernelEmitter::emitScalar(Operation *op) {
       })
       .Case([&](arith::AddFOp o) { return elementwise(o, binary("+")); })
       .Case([&](arith::SubFOp o) { return elementwise(o, binary("-")); })
-      .Case([&](arith::MulFOp o) { return elementwise(o, binary("*")); })
+      .Case([&](arith::MulFOp o) {
+        // attncc.rounded (attncc-exp2): a product the CUDA compiler must not
+        // contract into an FMA with the op that reads it.
+        return elementwise(o, o->hasAttr("attncc.rounded") ? call("__fmul_rn") : binary("*"));
+      })
       .Case([&](arith::DivFOp o) { return elementwise(o, binary("/")); })
       .Case([&](arith::NegFOp o) { return elementwise(o, [](ArrayRef<std::string> a) { return "(-" + a[0] + ")"; }); })
       .Case([&](arith::MaximumFOp o) { return elementwise(o, call("fmaxf")); })

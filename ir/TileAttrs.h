@@ -61,6 +61,10 @@
 //                                        range to where the lift is not the
 //                                        identity (attncc-clip-identity; read
 //                                        by attncc-partition)
+//   attncc.rounded (unit)                an arith.mulf rounded on its own,
+//                                        never contracted into an FMA
+//                                        (attncc-exp2; the emitter prints
+//                                        __fmul_rn)
 //   attncc.smem_limit, attncc.target     on the module: the target's opt-in
 //                                        shared memory per block (the driver)
 //

@@ -10,7 +10,12 @@
 //                         maximum does not move (the FMA form gives
 //                         exp2 of y * log2 e's rounding error, and the
 //                         running sum drifted by it once per block: the
-//                         LSE error grew with the key length)
+//                         LSE error grew with the key length). The
+//                         products y * log2 e carry attncc.rounded: the
+//                         emitter prints them as __fmul_rn, which the
+//                         CUDA compiler does not contract (with a plain
+//                         `*`, -fmad=true fused m * log2 e - m' * log2 e
+//                         back into the FMA, and nothing changed)
 //         exp(z)      ->  exp2(z * log2 e)
 //       with fastmath<afn> (the emitter writes ex2.approx.ftz.f32). When y
 //       is a broadcast (the new row maximum spread over the block), y*log2 e
@@ -57,12 +62,16 @@ Value splat(OpBuilder &b, Location loc, Type t, double v) {
 }
 
 /// y * c, computed before any broadcasts and shape casts that produced y.
+/// The product is marked attncc.rounded: rounded on its own, never fused
+/// with the subtraction it feeds (see the header).
 Value scaleThrough(OpBuilder &b, Location loc, Value y, double c) {
   if (auto bc = y.getDefiningOp<vector::BroadcastOp>())
     return vector::BroadcastOp::create(b, loc, y.getType(), scaleThrough(b, loc, bc.getSource(), c));
   if (auto sc = y.getDefiningOp<vector::ShapeCastOp>())
     return vector::ShapeCastOp::create(b, loc, y.getType(), scaleThrough(b, loc, sc.getSource(), c));
-  return arith::MulFOp::create(b, loc, y, splat(b, loc, y.getType(), c));
+  auto mul = arith::MulFOp::create(b, loc, y, splat(b, loc, y.getType(), c));
+  mul->setAttr("attncc.rounded", b.getUnitAttr());
+  return mul;
 }
 
 struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {

@@ -41,12 +41,14 @@ func.func @fold(%qk: vector<64x64xf32>, %m: vector<64xf32>) -> (vector<64x64xf32
 // The fold's correction exp(m - m'), two row values: both products are
 // rounded and subtracted, so m == m' gives exp2(0) = 1 exactly (an FMA
 // would give exp2 of the rounding error of m' * log2 e, once per block).
+// The products carry attncc.rounded, so the emitter prints them as
+// __fmul_rn and the CUDA compiler cannot fuse them back into that FMA.
 // CHECK-LABEL: func.func @correction
 // CHECK-SAME:  (%[[M:[^:]+]]: vector<64xf32>, %[[MN:[^:]+]]: vector<64xf32>)
 // CHECK-NOT:   math.fma
 // CHECK:       %[[L:.+]] = arith.constant dense<1.44269502> : vector<64xf32>
-// CHECK-NEXT:  %[[XL:.+]] = arith.mulf %[[M]], %[[L]] : vector<64xf32>
-// CHECK:       %[[YL:.+]] = arith.mulf %[[MN]], %{{.+}} : vector<64xf32>
+// CHECK-NEXT:  %[[XL:.+]] = arith.mulf %[[M]], %[[L]] {attncc.rounded} : vector<64xf32>
+// CHECK:       %[[YL:.+]] = arith.mulf %[[MN]], %{{[^ ]+}} {attncc.rounded} : vector<64xf32>
 // CHECK-NEXT:  %[[D:.+]] = arith.subf %[[XL]], %[[YL]] : vector<64xf32>
 // CHECK-NEXT:  math.exp2 %[[D]] fastmath<afn>
 // CHECK-NOT:   math.fma
