@@ -178,12 +178,11 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
     auto targetAttr = getOperation()->getAttrOfType<StringAttr>("attncc.target");
     const int64_t kSmemLimit = limitAttr ? limitAttr.getInt() : (wgmma ? 227 : 99) * 1024;
     if (smem > kSmemLimit)
-      return f.emitOpError("attncc-allocate-smem: the staged blocks need ")
-             << smem << " B of shared memory, more than the " << kSmemLimit << " B "
+      return f.emitOpError("attncc-allocate-smem: the staged blocks need more shared memory than ")
              << (limitAttr ? (targetAttr ? targetAttr.str() : std::string("the target")) + " allows a block"
                            : std::string("every target of a") + (wgmma ? " wgmma" : "n mma") +
                                  " atom allows a block")
-             << " (use a smaller tile, no ring, or no /pad)";
+             << ": required " << smem << " B, limit " << kSmemLimit << " B (use a smaller tile, no ring, or no /pad)";
     NamedAttrList attrs(tile);
     attrs.set("smem", b.getI64IntegerAttr(smem));
     f->setAttr("attncc.tile", attrs.getDictionary(f.getContext()));

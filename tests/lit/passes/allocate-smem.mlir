@@ -116,7 +116,7 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module, attncc.smem_limit = 16384 : i64, attncc.target = "sm_xx"} {
   gpu.module @m {
-    // expected-error@+1 {{'gpu.func' op attncc-allocate-smem: the staged blocks need 18432 B of shared memory, more than the 16384 B sm_xx allows a block (use a smaller tile, no ring, or no /pad)}}
+    // expected-error@+1 {{'gpu.func' op attncc-allocate-smem: the staged blocks need more shared memory than sm_xx allows a block: required 18432 B, limit 16384 B (use a smaller tile, no ring, or no /pad)}}
     gpu.func @too_big(%k: memref<64x64xf16>, %v: memref<64x64xf16>) kernel attributes {attncc.tile = {rows = 64 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %pad = arith.constant 0.0 : f16
