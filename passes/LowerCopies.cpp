@@ -124,8 +124,9 @@ private:
   };
   std::map<int64_t, Buffer> buffers;              // by byte offset
   std::map<std::pair<unsigned, int64_t>, Value> descriptors; // (argument, box rows) -> kernel argument
-  DenseMap<Value, Value> slotOf;                  // a TMA block -> its slot (index); a ring block -> its slot's view
-  DenseMap<Value, int64_t> bufferOf;              // a TMA or ring block -> its buffer's offset
+  DenseMap<Value, Value> slotOf;                  // a TMA block -> its slot (index)
+  DenseMap<Value, Value> viewOf;                  // a block of a cp/sync ring -> its slot's view
+  DenseMap<Value, int64_t> bufferOf;              // a TMA block -> its buffer's offset
   Operation *issuer = nullptr;                    // WSPEC: the producer thread's scf.if
 
   mlir::attncc::KernelConstants consts;             // one constant at the kernel's top
@@ -276,15 +277,25 @@ private:
     }
   }
 
-  /// A loop whose iter_args carry TMA or ring blocks carries their slots too.
+  /// A loop whose iter_args carry TMA or ring blocks carries their slots
+  /// too: a TMA block's index, a ring block's view.
   void visitLoop(scf::ForOp loop) {
-    SmallVector<unsigned> carried;
+    struct Carried {
+      unsigned k;                  // the block's iter_arg
+      DenseMap<Value, Value> *map; // slotOf or viewOf
+    };
+    SmallVector<Carried> carried;
     SmallVector<Value> inits;
-    for (auto [k, init] : llvm::enumerate(loop.getInitArgs()))
+    for (auto [k, init] : llvm::enumerate(loop.getInitArgs())) {
       if (slotOf.count(init)) {
-        carried.push_back(k);
+        carried.push_back({unsigned(k), &slotOf});
         inits.push_back(slotOf[init]);
       }
+      if (viewOf.count(init)) {
+        carried.push_back({unsigned(k), &viewOf});
+        inits.push_back(viewOf[init]);
+      }
+    }
     if (carried.empty()) {
       visit(*loop.getBody());
       return;
@@ -314,23 +325,25 @@ private:
         all.push_back(b.getStringAttr(""));
       l->setAttr("attncc.layouts", b.getArrayAttr(all));
     }
-    for (auto [i, k] : llvm::enumerate(carried)) {
-      Value arg = l.getRegionIterArgs()[k], slotArg = l.getRegionIterArgs()[first + i];
-      slotArg.setLoc(monoid::named(loc, nameOr(arg, "block") + "_slot"));
-      slotOf[arg] = slotArg;
-      bufferOf[arg] = bufferOf[l.getInitArgs()[k]];
-      slotOf[l.getResult(k)] = l.getResult(first + i);
-      bufferOf[l.getResult(k)] = bufferOf[arg];
+    for (auto [i, c] : llvm::enumerate(carried)) {
+      Value arg = l.getRegionIterArgs()[c.k], extra = l.getRegionIterArgs()[first + i];
+      // "<block>_slot"; a second value carried beside the same block is its "_view".
+      bool second = i && carried[i - 1].k == c.k;
+      extra.setLoc(monoid::named(loc, nameOr(arg, "block") + (second ? "_view" : "_slot")));
+      (*c.map)[arg] = extra;
+      (*c.map)[l.getResult(c.k)] = l.getResult(first + i);
+      if (auto it = bufferOf.find(l.getInitArgs()[c.k]); it != bufferOf.end())
+        bufferOf[arg] = bufferOf[l.getResult(c.k)] = it->second;
     }
     visit(*l.getBody());
     auto yield = cast<scf::YieldOp>(l.getBody()->getTerminator());
-    for (auto [i, k] : llvm::enumerate(carried)) {
-      Value y = yield.getOperand(k);
-      if (!slotOf.count(y)) {
+    for (auto [i, c] : llvm::enumerate(carried)) {
+      Value y = yield.getOperand(c.k);
+      if (!c.map->count(y)) {
         status = yield.emitOpError("attncc-lower-copies: the loop yields a staged block whose slot is not known");
         return;
       }
-      yield->setOperand(first + i, slotOf[y]);
+      yield->setOperand(first + i, (*c.map)[y]);
     }
   }
 
@@ -440,10 +453,8 @@ private:
       Value dst = slotView(buf.view, slot, name + "_slot");
       copyChunks(r, dst);
       block = blockRead(r, dst);
-      if (buf.slots > 1) { // loops that carry the block carry its slot's view (attncc-lower-mma reads it)
-        slotOf[block] = dst;
-        bufferOf[block] = monoid::smemOffset(r);
-      }
+      if (buf.slots > 1) // loops that carry the block carry its slot's view (attncc-lower-mma reads it)
+        viewOf[block] = dst;
     }
     if (failed(status))
       return failure();
