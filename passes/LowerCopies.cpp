@@ -42,7 +42,9 @@
 //       iter_arg each, the slot's index for a TMA block (its barriers are
 //       picked by it), the slot's memref.subview for a cp/sync ring block
 //       (attncc-lower-mma reads the carried block from it, so the kernel
-//       keeps one pointer per block rather than rebuilding it per read).
+//       keeps one pointer per block rather than rebuilding it per read);
+//       in a kernel with mma.sync atoms a TMA block also carries its slot's
+//       memref.subview ("<block>_view"), for the same reason.
 //       Who issues a TMA copy: thread 0 (scf.if), or under WSPEC the
 //       producer role's thread (the consumers only advance the fill count
 //       and take the slot). Blocks issued and never waited for are waited
@@ -93,6 +95,12 @@ public:
     warps = tile.getAs<IntegerAttr>("warps").getInt();
     if (auto p = tile.getAs<IntegerAttr>("producers"))
       producers = p.getInt();
+    // Kernels whose atoms attncc-lower-mma lowers read TMA blocks by
+    // ldmatrix from their slot's view: loops carry that view too.
+    f.walk([&](vector::ContractionOp c) {
+      if (auto a = c->getAttrOfType<StringAttr>("attncc.atom"); a && a.getValue().starts_with("mma."))
+        mmaReaders = true;
+    });
   }
 
   LogicalResult run() {
@@ -113,6 +121,7 @@ private:
   OpBuilder b;
   Location loc;
   int64_t warps = 0, producers = 0;
+  bool mmaReaders = false; // the kernel has mma.sync atoms (attncc-lower-mma reads the slots)
   LogicalResult status = success();
 
   struct Buffer {
@@ -125,6 +134,7 @@ private:
   std::map<int64_t, Buffer> buffers;              // by byte offset
   std::map<std::pair<unsigned, int64_t>, Value> descriptors; // (argument, box rows) -> kernel argument
   DenseMap<Value, Value> slotOf;                  // a TMA block -> its slot (index); a ring block -> its slot's view
+  DenseMap<Value, Value> viewOf;                  // a TMA block read by mma.sync atoms -> its slot's view
   DenseMap<Value, int64_t> bufferOf;              // a TMA or ring block -> its buffer's offset
   Operation *issuer = nullptr;                    // WSPEC: the producer thread's scf.if
 
@@ -276,15 +286,25 @@ private:
     }
   }
 
-  /// A loop whose iter_args carry TMA or ring blocks carries their slots too.
+  /// A loop whose iter_args carry TMA or ring blocks carries their slots too
+  /// (and, for a TMA block that mma.sync atoms read, its slot's view).
   void visitLoop(scf::ForOp loop) {
-    SmallVector<unsigned> carried;
+    struct Carried {
+      unsigned k;                  // the block's iter_arg
+      DenseMap<Value, Value> *map; // slotOf or viewOf
+    };
+    SmallVector<Carried> carried;
     SmallVector<Value> inits;
-    for (auto [k, init] : llvm::enumerate(loop.getInitArgs()))
+    for (auto [k, init] : llvm::enumerate(loop.getInitArgs())) {
       if (slotOf.count(init)) {
-        carried.push_back(k);
+        carried.push_back({unsigned(k), &slotOf});
         inits.push_back(slotOf[init]);
       }
+      if (viewOf.count(init)) {
+        carried.push_back({unsigned(k), &viewOf});
+        inits.push_back(viewOf[init]);
+      }
+    }
     if (carried.empty()) {
       visit(*loop.getBody());
       return;
@@ -314,23 +334,23 @@ private:
         all.push_back(b.getStringAttr(""));
       l->setAttr("attncc.layouts", b.getArrayAttr(all));
     }
-    for (auto [i, k] : llvm::enumerate(carried)) {
-      Value arg = l.getRegionIterArgs()[k], slotArg = l.getRegionIterArgs()[first + i];
-      slotArg.setLoc(monoid::named(loc, nameOr(arg, "block") + "_slot"));
-      slotOf[arg] = slotArg;
-      bufferOf[arg] = bufferOf[l.getInitArgs()[k]];
-      slotOf[l.getResult(k)] = l.getResult(first + i);
-      bufferOf[l.getResult(k)] = bufferOf[arg];
+    for (auto [i, c] : llvm::enumerate(carried)) {
+      Value arg = l.getRegionIterArgs()[c.k], extra = l.getRegionIterArgs()[first + i];
+      extra.setLoc(monoid::named(loc, nameOr(arg, "block") + (c.map == &slotOf ? "_slot" : "_view")));
+      (*c.map)[arg] = extra;
+      (*c.map)[l.getResult(c.k)] = l.getResult(first + i);
+      bufferOf[arg] = bufferOf[l.getInitArgs()[c.k]];
+      bufferOf[l.getResult(c.k)] = bufferOf[arg];
     }
     visit(*l.getBody());
     auto yield = cast<scf::YieldOp>(l.getBody()->getTerminator());
-    for (auto [i, k] : llvm::enumerate(carried)) {
-      Value y = yield.getOperand(k);
-      if (!slotOf.count(y)) {
+    for (auto [i, c] : llvm::enumerate(carried)) {
+      Value y = yield.getOperand(c.k);
+      if (!c.map->count(y)) {
         status = yield.emitOpError("attncc-lower-copies: the loop yields a staged block whose slot is not known");
         return;
       }
-      yield->setOperand(first + i, slotOf[y]);
+      yield->setOperand(first + i, (*c.map)[y]);
     }
   }
 
@@ -565,6 +585,8 @@ private:
       return Value();
     Value block = blockRead(r, dst);
     slotOf[block] = slot;
+    if (mmaReaders)
+      viewOf[block] = dst;
     bufferOf[block] = monoid::smemOffset(r);
     return block;
   }
