@@ -87,11 +87,14 @@ void KernelEmitter::transferIndex(Operation *op, Value mem, ValueRange indices, 
   }
 }
 
-std::string KernelEmitter::offsetOf(Value m, ArrayRef<std::string> idx) {
+std::string KernelEmitter::offsetOf(Value m, ArrayRef<std::string> idx, bool narrow) {
   SmallVector<std::string> &d = dims[m];
+  auto dim = [&](size_t k) {
+    return narrow ? std::to_string(cast<MemRefType>(m.getType()).getDimSize(k)) : d[k];
+  };
   std::string acc = idx[0];
   for (size_t k = 1; k < idx.size(); ++k)
-    acc = "(" + acc + ") * " + d[k] + " + " + idx[k];
+    acc = "(" + acc + ") * " + dim(k) + " + " + idx[k];
   return acc;
 }
 
@@ -315,12 +318,11 @@ LogicalResult KernelEmitter::emitStep(vector::StepOp op) {
 }
 
 /// Row-major offset of `indices` into memref `m`.
-std::string KernelEmitter::offset(Value m, ValueRange indices) {
-  SmallVector<std::string> &d = dims[m];
-  std::string acc = ref(indices[0]);
-  for (size_t k = 1; k < indices.size(); ++k)
-    acc = "(" + acc + ") * " + d[k] + " + " + ref(indices[k]);
-  return acc;
+std::string KernelEmitter::offset(Value m, ValueRange indices, bool narrow) {
+  SmallVector<std::string> idx;
+  for (Value i : indices)
+    idx.push_back(narrow ? "(int)" + ref(i) : ref(i));
+  return offsetOf(m, idx, narrow);
 }
 
 LogicalResult KernelEmitter::emitVectorLoad(vector::LoadOp op) {

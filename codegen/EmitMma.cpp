@@ -203,12 +203,7 @@ LogicalResult KernelEmitter::emitLdmatrix(nvgpu::LdMatrixOp op) {
   // (an index is a long long here): with 64-bit products ptxas kept one
   // 64-bit address per row tile and k step, and the d128 mma.sync kernels
   // ran 3-4.5 % slower on the H200 (docs/results.md).
-  ArrayRef<int64_t> shape = op.getSrcMemref().getType().getShape();
-  std::string at;
-  for (auto [k, i] : llvm::enumerate(op.getIndices())) {
-    std::string x = "(int)" + ref(i);
-    at = k ? "(" + at + ") * " + std::to_string(shape[k]) + " + " + x : x;
-  }
+  std::string at = offset(op.getSrcMemref(), op.getIndices(), /*narrow=*/true);
   std::string m = ref(op.getSrcMemref());
   std::string n = declareRegisters(op.getResult());
   os << "attncc_ldmatrix_x" << tiles << (op.getTranspose() ? "_trans" : "") << "(" << n << ", &" << m << "[" << at

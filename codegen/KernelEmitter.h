@@ -120,8 +120,10 @@ private:
   void transferIndex(Operation *op, Value mem, ValueRange indices, AffineMap pm,
                      ArrayRef<bool> inBounds, ArrayRef<std::string> c,
                      SmallVector<std::string> &idx, std::string &ok);
-  std::string offsetOf(Value m, ArrayRef<std::string> idx);
-  std::string offset(Value m, ValueRange indices);
+  std::string offsetOf(Value m, ArrayRef<std::string> idx, bool narrow = false);
+  /// The row-major offset of `indices` into `m`: 64-bit (its dimension
+  /// expressions), or `narrow`: int arithmetic on its static shape.
+  std::string offset(Value m, ValueRange indices, bool narrow = false);
   LogicalResult emitTransferRead(vector::TransferReadOp op);
   LogicalResult emitTransferWrite(vector::TransferWriteOp op);
   LogicalResult emitStep(vector::StepOp op);

@@ -133,9 +133,9 @@ private:
   };
   std::map<int64_t, Buffer> buffers;              // by byte offset
   std::map<std::pair<unsigned, int64_t>, Value> descriptors; // (argument, box rows) -> kernel argument
-  DenseMap<Value, Value> slotOf;                  // a TMA block -> its slot (index); a ring block -> its slot's view
-  DenseMap<Value, Value> viewOf;                  // a TMA block read by mma.sync atoms -> its slot's view
-  DenseMap<Value, int64_t> bufferOf;              // a TMA or ring block -> its buffer's offset
+  DenseMap<Value, Value> slotOf;                  // a TMA block -> its slot (index)
+  DenseMap<Value, Value> viewOf;                  // a block of a cp/sync ring, or a TMA block mma.sync atoms read -> its slot's view
+  DenseMap<Value, int64_t> bufferOf;              // a TMA block -> its buffer's offset
   Operation *issuer = nullptr;                    // WSPEC: the producer thread's scf.if
 
   mlir::attncc::KernelConstants consts;             // one constant at the kernel's top
@@ -286,8 +286,9 @@ private:
     }
   }
 
-  /// A loop whose iter_args carry TMA or ring blocks carries their slots too
-  /// (and, for a TMA block that mma.sync atoms read, its slot's view).
+  /// A loop whose iter_args carry TMA or ring blocks carries their slots
+  /// too: a TMA block's index, a ring block's view, and, for a TMA block
+  /// that mma.sync atoms read, its view after its index.
   void visitLoop(scf::ForOp loop) {
     struct Carried {
       unsigned k;                  // the block's iter_arg
@@ -336,11 +337,13 @@ private:
     }
     for (auto [i, c] : llvm::enumerate(carried)) {
       Value arg = l.getRegionIterArgs()[c.k], extra = l.getRegionIterArgs()[first + i];
-      extra.setLoc(monoid::named(loc, nameOr(arg, "block") + (c.map == &slotOf ? "_slot" : "_view")));
+      // "<block>_slot"; a second value carried beside the same block is its "_view".
+      bool second = i && carried[i - 1].k == c.k;
+      extra.setLoc(monoid::named(loc, nameOr(arg, "block") + (second ? "_view" : "_slot")));
       (*c.map)[arg] = extra;
       (*c.map)[l.getResult(c.k)] = l.getResult(first + i);
-      bufferOf[arg] = bufferOf[l.getInitArgs()[c.k]];
-      bufferOf[l.getResult(c.k)] = bufferOf[arg];
+      if (auto it = bufferOf.find(l.getInitArgs()[c.k]); it != bufferOf.end())
+        bufferOf[arg] = bufferOf[l.getResult(c.k)] = it->second;
     }
     visit(*l.getBody());
     auto yield = cast<scf::YieldOp>(l.getBody()->getTerminator());
@@ -460,10 +463,8 @@ private:
       Value dst = slotView(buf.view, slot, name + "_slot");
       copyChunks(r, dst);
       block = blockRead(r, dst);
-      if (buf.slots > 1) { // loops that carry the block carry its slot's view (attncc-lower-mma reads it)
-        slotOf[block] = dst;
-        bufferOf[block] = monoid::smemOffset(r);
-      }
+      if (buf.slots > 1) // loops that carry the block carry its slot's view (attncc-lower-mma reads it)
+        viewOf[block] = dst;
     }
     if (failed(status))
       return failure();
