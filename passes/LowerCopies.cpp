@@ -42,7 +42,9 @@
 //       iter_arg each, the slot's index for a TMA block (its barriers are
 //       picked by it), the slot's memref.subview for a cp/sync ring block
 //       (attncc-lower-mma reads the carried block from it, so the kernel
-//       keeps one pointer per block rather than rebuilding it per read).
+//       keeps one pointer per block rather than rebuilding it per read);
+//       in a kernel with mma.sync atoms a TMA block also carries its slot's
+//       memref.subview ("<block>_view"), for the same reason.
 //       Who issues a TMA copy: thread 0 (scf.if), or under WSPEC the
 //       producer role's thread (the consumers only advance the fill count
 //       and take the slot). Blocks issued and never waited for are waited
@@ -93,6 +95,12 @@ public:
     warps = tile.getAs<IntegerAttr>("warps").getInt();
     if (auto p = tile.getAs<IntegerAttr>("producers"))
       producers = p.getInt();
+    // Kernels whose atoms attncc-lower-mma lowers read TMA blocks by
+    // ldmatrix from their slot's view: loops carry that view too.
+    f.walk([&](vector::ContractionOp c) {
+      if (auto a = c->getAttrOfType<StringAttr>("attncc.atom"); a && a.getValue().starts_with("mma."))
+        mmaReaders = true;
+    });
   }
 
   LogicalResult run() {
@@ -113,6 +121,7 @@ private:
   OpBuilder b;
   Location loc;
   int64_t warps = 0, producers = 0;
+  bool mmaReaders = false; // the kernel has mma.sync atoms (attncc-lower-mma reads the slots)
   LogicalResult status = success();
 
   struct Buffer {
@@ -125,7 +134,7 @@ private:
   std::map<int64_t, Buffer> buffers;              // by byte offset
   std::map<std::pair<unsigned, int64_t>, Value> descriptors; // (argument, box rows) -> kernel argument
   DenseMap<Value, Value> slotOf;                  // a TMA block -> its slot (index)
-  DenseMap<Value, Value> viewOf;                  // a block of a cp/sync ring -> its slot's view
+  DenseMap<Value, Value> viewOf;                  // a block of a cp/sync ring, or a TMA block mma.sync atoms read -> its slot's view
   DenseMap<Value, int64_t> bufferOf;              // a TMA block -> its buffer's offset
   Operation *issuer = nullptr;                    // WSPEC: the producer thread's scf.if
 
@@ -278,7 +287,8 @@ private:
   }
 
   /// A loop whose iter_args carry TMA or ring blocks carries their slots
-  /// too: a TMA block's index, a ring block's view.
+  /// too: a TMA block's index, a ring block's view, and, for a TMA block
+  /// that mma.sync atoms read, its view after its index.
   void visitLoop(scf::ForOp loop) {
     struct Carried {
       unsigned k;                  // the block's iter_arg
@@ -576,6 +586,8 @@ private:
       return Value();
     Value block = blockRead(r, dst);
     slotOf[block] = slot;
+    if (mmaReaders)
+      viewOf[block] = dst;
     bufferOf[block] = monoid::smemOffset(r);
     return block;
   }

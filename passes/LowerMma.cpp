@@ -45,6 +45,8 @@
 #include "passes/KernelConstants.h"
 #include "passes/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -144,53 +146,120 @@ private:
     return loop.getInductionVar();
   }
 
-  /// The view of the slot that the staged block `v` sits in: its read's
-  /// memref, or the view a loop carries beside the block
-  /// (attncc-lower-copies). Null when no such view is known.
-  Value slotView(Value v) {
-    if (auto r = v.getDefiningOp<vector::TransferReadOp>())
-      return r.getBase();
-    scf::ForOp loop;
-    unsigned k = 0;
-    bool arg = false;
-    if (auto a = dyn_cast<BlockArgument>(v)) {
-      loop = dyn_cast<scf::ForOp>(a.getOwner()->getParentOp());
-      if (!loop || a.getArgNumber() == 0)
-        return Value();
-      k = a.getArgNumber() - 1;
-      arg = true;
-    } else if ((loop = v.getDefiningOp<scf::ForOp>())) {
-      k = cast<OpResult>(v).getResultNumber();
-    } else {
-      return Value();
+  /// `v` without the transpose and shape cast that present a swizzled slot
+  /// ([slabs, rows, slab]) as a rows x cols block (attncc-lower-copies).
+  static Value peel(Value v) {
+    for (;;) {
+      if (auto s = v.getDefiningOp<vector::ShapeCastOp>())
+        v = s.getSource();
+      else if (auto t = v.getDefiningOp<vector::TransposeOp>())
+        v = t.getVector();
+      else
+        return v;
     }
-    Value init = slotView(loop.getInitArgs()[k]);
-    if (!init)
-      return Value();
+  }
+
+  /// The loop and iter_arg number that carry `v` (an iter_arg or a result).
+  static std::optional<std::tuple<scf::ForOp, unsigned, bool>> carrier(Value v) {
+    if (auto a = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(a.getOwner()->getParentOp());
+      if (!loop || a.getArgNumber() == 0)
+        return std::nullopt;
+      return std::make_tuple(loop, a.getArgNumber() - 1, true);
+    }
+    if (auto loop = v.getDefiningOp<scf::ForOp>())
+      return std::make_tuple(loop, cast<OpResult>(v).getResultNumber(), false);
+    return std::nullopt;
+  }
+
+  /// The value a loop carries beside `v` whose init is `init`.
+  static Value beside(scf::ForOp loop, unsigned k, bool arg, Value init) {
     for (auto [j, other] : llvm::enumerate(loop.getInitArgs()))
       if (other == init && j != k)
         return arg ? Value(loop.getRegionIterArgs()[j]) : Value(loop.getResult(j));
     return Value();
   }
 
-  /// The shared memory the staged block `v` is read from, in this
-  /// iteration: its read's slot, or the slot's view carried beside it.
-  FailureOr<Value> blockMemref(Value v, Operation *at) {
-    vector::TransferReadOp init = monoid::stagedRead(v);
+  /// The read of the slot that the staged block `v` sits in (through the
+  /// loops that carry it). Null when `v` is not one.
+  static vector::TransferReadOp slotRead(Value v) {
+    v = peel(v);
     if (auto r = v.getDefiningOp<vector::TransferReadOp>())
-      init = r;
+      return r;
+    auto c = carrier(v);
+    return c ? slotRead(std::get<0>(*c).getInitArgs()[std::get<1>(*c)]) : vector::TransferReadOp();
+  }
+
+  /// The view of the slot that the staged block `v` sits in: its read's
+  /// memref, or the view a loop carries beside the block (a cp/sync ring
+  /// block, attncc-lower-copies). Null when no such view is known.
+  Value slotView(Value v) {
+    v = peel(v);
+    if (auto r = v.getDefiningOp<vector::TransferReadOp>())
+      return r.getBase();
+    auto c = carrier(v);
+    if (!c)
+      return Value();
+    auto [loop, k, arg] = *c;
+    Value init = slotView(loop.getInitArgs()[k]);
+    return init ? beside(loop, k, arg, init) : Value();
+  }
+
+  /// The slot index of the staged block `v` when a loop carries an index
+  /// beside it (a TMA block, attncc-lower-copies): its read's subview
+  /// offset, or that index carried through the loops. Null otherwise.
+  Value slotIndex(Value v) {
+    v = peel(v);
+    if (auto r = v.getDefiningOp<vector::TransferReadOp>()) {
+      auto sv = r.getBase().getDefiningOp<memref::SubViewOp>();
+      return sv && !sv.getOffsets().empty() ? sv.getOffsets().front() : Value();
+    }
+    auto c = carrier(v);
+    if (!c)
+      return Value();
+    auto [loop, k, arg] = *c;
+    Value init = slotIndex(loop.getInitArgs()[k]);
+    return init ? beside(loop, k, arg, init) : Value();
+  }
+
+  /// The shared memory the staged block `v` is read from, in this
+  /// iteration: its read's slot, the slot's view carried beside it, or
+  /// (a TMA block) the view at the slot index carried beside it.
+  FailureOr<Value> blockMemref(Value v, Operation *at) {
+    vector::TransferReadOp init = slotRead(v);
     if (!init || !isa<MemRefType>(init.getBase().getType()) ||
         !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(cast<MemRefType>(init.getBase().getType())))
       return at->emitOpError("attncc-lower-mma: an smem operand needs a read of a shared slot (attncc-lower-copies)");
-    if (v.getDefiningOp() == init.getOperation())
+    if (peel(v).getDefiningOp() == init.getOperation())
       return init.getBase();
     auto sv = init.getBase().getDefiningOp<memref::SubViewOp>();
     if (sv && sv.getOffsets().empty()) // one slot: the view before the loop
       return init.getBase();
-    Value view = slotView(v);
-    if (!view)
-      return at->emitOpError("attncc-lower-mma: a loop carries a staged block without its slot's view");
-    return view;
+    if (Value view = slotView(v))
+      return view;
+    Value slot = sv ? slotIndex(v) : Value();
+    if (!slot)
+      return at->emitOpError("attncc-lower-mma: a loop carries a staged block without its slot's view or index");
+    IRMapping map;
+    map.map(sv.getOffsets().front(), slot);
+    Operation *clone = b.clone(*sv, map);
+    clone->setLoc(sv->getLoc());
+    return clone->getResult(0);
+  }
+
+  /// The ldmatrix indices of row `row`, column `col` (i32, col a multiple
+  /// of 8) of a slot: [row, col] of a rows x stride slot, or of a swizzled
+  /// [slabs, rows, slab] slot (TMA's and cp's 128-byte swizzle) the slab,
+  /// the row and the row's 16-byte chunk XOR-ed with row mod 8.
+  SmallVector<Value> slotIndices(Value mem, Value row, Value col) {
+    auto mt = cast<MemRefType>(mem.getType());
+    if (mt.getRank() == 2)
+      return {toIndex(row), toIndex(col)};
+    int64_t slab = mt.getDimSize(2);
+    Value chunk = andI(shr(col, 3), slab / 8 - 1);
+    Value swz = b.create<arith::XOrIOp>(loc, chunk, andI(row, 7));
+    Value slabOf = b.create<arith::DivUIOp>(loc, col, i32(slab));
+    return {toIndex(slabOf), toIndex(row), toIndex(mul(swz, 8))};
   }
 
   /// The memref.view of the REPACK=smem slab at `offset` bytes.
@@ -317,7 +386,7 @@ private:
       if (aMem) {
         Value row = add(aRow, mul(toI32(m), 16));
         Value col = add(mul(k32, 16), aCol);
-        a = b.create<nvgpu::LdMatrixOp>(monoid::named(loc, "a"), fragA, aMem, ValueRange{toIndex(row), toIndex(col)},
+        a = b.create<nvgpu::LdMatrixOp>(monoid::named(loc, "a"), fragA, aMem, slotIndices(aMem, row, col),
                                         /*transpose=*/false, /*numTiles=*/4);
       } else {
         a = b.create<vector::ExtractOp>(monoid::named(loc, "a"), aLanes, ArrayRef<OpFoldResult>{m, k});
@@ -341,7 +410,7 @@ private:
           col = add(mul(k32, 16), bCol);
         }
         bf = b.create<nvgpu::LdMatrixOp>(monoid::named(loc, "b"), VectorType::get({x4 ? 4 : 2, 2}, et), bMem,
-                                         ValueRange{toIndex(row), toIndex(col)}, /*transpose=*/kn,
+                                         slotIndices(bMem, row, col), /*transpose=*/kn,
                                          /*numTiles=*/x4 ? 4 : 2);
       } else {
         bf = b.create<vector::ExtractOp>(monoid::named(loc, "b"), bLanes, ArrayRef<OpFoldResult>{n, k});

@@ -28,15 +28,13 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     if (!atomTile)
       return KnobError{k, "STAGE", "a tensor-core TILE (TILE@kv=a:<atom>/...) with it; the scalar "
                                    "rung stages nothing"};
-    if (st.transport == Transport::Tma && !wgmma)
-      return KnobError{k, "tma", "sync or cp with an mma atom (TMA writes 128-byte swizzled "
-                                 "blocks, which only the wgmma atoms read)"};
+
     if (st.transport == Transport::Tma && st.axis != atomTile->axis)
       return KnobError{k, "tma", "cp for a free axis (its tile is read once; TMA is built for the "
                                  "blocks of the fold)"};
-    if (st.layout == SmemLayout::Swz128 && !wgmma)
-      return KnobError{k, "swz128", "dense or pad with an mma atom (the swizzled layout is built "
-                                    "for wgmma atoms, which read it through descriptors)"};
+    if (st.layout == SmemLayout::Swz128 && !wgmma && st.transport != Transport::Tma)
+      return KnobError{k, "swz128", "dense or pad with an mma atom and sync or cp (the swizzled "
+                                    "layout is built for TMA and for wgmma atoms)"};
     if (wgmma && st.layout != SmemLayout::Swz128)
       return KnobError{k, st.layout == SmemLayout::Pad ? "pad" : "dense",
                        "swz128 with a wgmma atom (wgmma reads shared memory in the 128-byte "

@@ -213,7 +213,52 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// The same loop without the slot's view beside the block: refused.
+// A TMA block (the 128-byte swizzle: [slabs, rows, slab] slots, read as a
+// transpose and shape cast) that the fold carries with its slot's index
+// (attncc-lower-copies): the atoms read the view at the carried index, and
+// each lane's ldmatrix row address is [col / 64, row, ((col / 8) mod 8 XOR
+// row mod 8) * 8].
+// CHECK-LABEL: gpu.func @tma_swizzled
+// CHECK:       scf.for %{{.+}} = %{{.+}} iter_args(%{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %[[SLOT:[^ ]+]] = %{{[^ ]+}}) -> (vector<64x64xf32>, vector<64x64xf16>, index) {
+// CHECK:         %[[AT:.+]] = memref.subview %{{.+}}[%[[SLOT]], 0, 0, 0] [1, 1, 64, 64] [1, 1, 1, 1]
+// CHECK:         %[[X:.+]] = arith.xori %{{.+}}, %{{.+}} : i32
+// CHECK:         %[[C:.+]] = arith.muli %[[X]], %c8_i32 : i32
+// CHECK:         %[[CI:.+]] = arith.index_cast %[[C]] : i32 to index
+// CHECK:         nvgpu.ldmatrix %[[AT]][%{{.+}}, %{{.+}}, %[[CI]]] {numTiles = 2 : i32, transpose = false} : memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @tma_swizzled(%q: vector<64x64xf16>, %out: memref<64x64xf32>) kernel attributes {attncc.tile = {rows = 64 : i64, smem = 17408 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 1024 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %view = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x1x64x64xf16, #gpu.address_space<workgroup>>
+      %pad = arith.constant 0.0 : f16
+      %zero = arith.constant dense<0.0> : vector<64x64xf32>
+      %qa = arith.addf %q, %q {attncc.layout = #monoid.fragment<a>} : vector<64x64xf16>
+      %s0 = memref.subview %view[%c0, 0, 0, 0] [1, 1, 64, 64] [1, 1, 1, 1] : memref<2x1x64x64xf16, #gpu.address_space<workgroup>> to memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %r0 = vector.transfer_read %s0[%c0, %c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<tma, swz>, in_bounds = [true, true, true]} : memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<1x64x64xf16>
+      %t0 = vector.transpose %r0, [1, 0, 2] : vector<1x64x64xf16> to vector<64x1x64xf16>
+      %k0 = vector.shape_cast %t0 {attncc.layout = #monoid.fragment<smem>} : vector<64x1x64xf16> to vector<64x64xf16>
+      %r:3 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero, %k = %k0, %n = %c0) -> (vector<64x64xf32>, vector<64x64xf16>, index) {
+        %next = arith.xori %n, %c1 : index
+        %sn = memref.subview %view[%next, 0, 0, 0] [1, 1, 64, 64] [1, 1, 1, 1] : memref<2x1x64x64xf16, #gpu.address_space<workgroup>> to memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+        %rn = vector.transfer_read %sn[%c0, %c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<tma, swz>, in_bounds = [true, true, true]} : memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<1x64x64xf16>
+        %tn = vector.transpose %rn, [1, 0, 2] : vector<1x64x64xf16> to vector<64x1x64xf16>
+        %kn = vector.shape_cast %tn {attncc.layout = #monoid.fragment<smem>} : vector<64x1x64xf16> to vector<64x64xf16>
+        %s = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %qa, %k, %acc {attncc.atom = "mma.m16n8k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+        scf.yield %s, %kn, %next : vector<64x64xf32>, vector<64x64xf16>, index
+      } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>, ""]}
+      vector.transfer_write %r#0, %out[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, memref<64x64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The same loop with neither the slot's view nor its index beside the
+// block: refused.
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @carried_no_view(%q: vector<64x64xf16>, %out: memref<64x64xf32>) kernel attributes {attncc.tile = {rows = 64 : i64, smem = 18432 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
@@ -227,14 +272,14 @@ module attributes {gpu.container_module} {
       %qa = arith.addf %q, %q {attncc.layout = #monoid.fragment<a>} : vector<64x64xf16>
       %s0 = memref.subview %view[%c0, 0, 0] [1, 64, 72] [1, 1, 1] : memref<2x64x72xf16, #gpu.address_space<workgroup>> to memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
       %k0 = vector.transfer_read %s0[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [true, true]} : memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64x64xf16>
-      %r:3 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero, %k = %k0, %n = %c0) -> (vector<64x64xf32>, vector<64x64xf16>, index) {
-        %next = arith.xori %n, %c1 : index
+      %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero, %k = %k0) -> (vector<64x64xf32>, vector<64x64xf16>) {
+        %next = arith.xori %i, %c1 : index
         %sn = memref.subview %view[%next, 0, 0] [1, 64, 72] [1, 1, 1] : memref<2x64x72xf16, #gpu.address_space<workgroup>> to memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
         %kn = vector.transfer_read %sn[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [true, true]} : memref<64x72xf16, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<64x64xf16>
-        // expected-error @+1 {{a loop carries a staged block without its slot's view}}
+        // expected-error @+1 {{a loop carries a staged block without its slot's view or index}}
         %s = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %qa, %k, %acc {attncc.atom = "mma.m16n8k16", attncc.layout = #monoid.fragment<c>} : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
-        scf.yield %s, %kn, %next : vector<64x64xf32>, vector<64x64xf16>, index
-      } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>, ""]}
+        scf.yield %s, %kn : vector<64x64xf32>, vector<64x64xf16>
+      } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>]}
       vector.transfer_write %r#0, %out[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, memref<64x64xf32>
       gpu.return
     }
