@@ -41,6 +41,10 @@ struct TcEntry {
   const char *tile; // the atom's shape, then w/f/k
   const char *rest;
   const char *measured;
+  // On targets with TMA (sm_90, sm_120), for head dims of whole 128-byte
+  // rows: what replaces `rest`, and its measurement (null: `rest` there too).
+  const char *tmaRest = nullptr;
+  const char *tmaMeasured = nullptr;
 };
 #define QRING "STAGE@kv=d2/cp/ring/pad,STAGE@q=d1/cp/pad,EXP=ex2"
 #define QRINGX4 "STAGE@kv=d2/cp/ring/pad/x4,STAGE@q=d1/cp/pad,EXP=ex2"
@@ -50,7 +54,11 @@ const TcEntry kTensorCore[] = {
      "x4 145.1 us (x4 run 2)"},
     {64, true, false, "m16n8k16/w8x1/f1x16/k4", QRING,
      "135.1 us on [1,8,4096,64] f16 causal, flash 122.3 us (s6 run 3; 150.1 us before the mask "
-     "split); with x4 153.0 us (x4 run 2)"},
+     "split); with x4 153.0 us (x4 run 2)",
+     "STAGE@kv=d2/tma/ring,STAGE@q=d1/cp/pad,EXP=ex2",
+     "K and V by TMA: 124.3 us on [1,8,4096,64] f16 causal with ACC=f16x, flash 118.3 us; the same "
+     "with STAGE@kv=d2/cp/ring/pad 132.6 us (tma-mma perf, the sm_120 schedule compiled for sm_90a, "
+     "H200, 2026-12-02, bench/results/2026-12-02-h200-tma-mma-perf.json)"},
     {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
      "4037 us on [8,16,4096,128] bf16, flash 3243 us (x4 run 2); without x4 4127 us"},
     {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
@@ -150,9 +158,12 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
           continue;
         std::string tile(e.tile);
         size_t slash = tile.find('/');
+        // TMA's 128-byte swizzle takes rows of whole 128-byte slabs.
+        bool tma = t.tma && e.tmaRest && p.head_dim % 64 == 0;
         std::string knobs = std::string("TILE@kv=a:") + family + "_" + tile.substr(0, slash) + "_" +
-                            (p.dtype == DType::F16 ? "f16" : "bf16") + tile.substr(slash) + "," + e.rest;
-        std::string measured = g == grouped ? std::string(e.measured)
+                            (p.dtype == DType::F16 ? "f16" : "bf16") + tile.substr(slash) + "," +
+                            (tma ? e.tmaRest : e.rest);
+        std::string measured = g == grouped ? std::string(tma ? e.tmaMeasured : e.measured)
                                             : std::string("not measured with GQA; the MHA ") +
                                                   (p.causal ? "causal " : "") + "d" +
                                                   std::to_string(e.maxHeadDim) + " row";

@@ -130,7 +130,7 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
       // The knob's legality (depths, rings, transports, layouts, axes) was
       // checked before lowering (checkSchedule, compiler/Targets.cpp).
       bool tma = k.transport == ::attncc::Transport::Tma;
-      bool swz = k.layout == ::attncc::SmemLayout::Swz128;
+      bool swz = k.swizzled(); // tma: always the 128-byte swizzle
       monoid::Transport transport = tma ? monoid::Transport::Tma
                                     : k.transport == ::attncc::Transport::CpAsync ? monoid::Transport::Cp
                                                                                   : monoid::Transport::Sync;

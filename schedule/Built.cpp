@@ -35,7 +35,7 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     if (st.layout == SmemLayout::Swz128 && !wgmma && st.transport != Transport::Tma)
       return KnobError{k, "swz128", "dense or pad with an mma atom and sync or cp (the swizzled "
                                     "layout is built for TMA and for wgmma atoms)"};
-    if (wgmma && st.layout != SmemLayout::Swz128)
+    if (wgmma && !st.swizzled())
       return KnobError{k, st.layout == SmemLayout::Pad ? "pad" : "dense",
                        "swz128 with a wgmma atom (wgmma reads shared memory in the 128-byte "
                        "swizzled layout)"};

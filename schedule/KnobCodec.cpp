@@ -277,11 +277,6 @@ bool parseStage(const Item &it, StageKnob &st, KnobError &err) {
   if (st.layout == SmemLayout::Pad && st.transport == Transport::Tma)
     return fail(err, it.knob, "pad",
                 "swz128 or no layout token with tma (TMA writes dense boxes; pad is for sync or cp)");
-  // TMA blocks are written with the 128-byte swizzle (the only TMA layout
-  // the passes build): no layout token means swz128, as seed 003's
-  // STAGE@kv=d2/tma/ring does.
-  if (st.transport == Transport::Tma && st.layout == SmemLayout::Dense)
-    st.layout = SmemLayout::Swz128;
   if (st.x4 && (st.transport == Transport::Tma || st.layout == SmemLayout::Swz128))
     return fail(err, it.knob, "x4",
                 "x4 only with sync or cp and a dense or padded block (ldmatrix feeds mma.sync; wgmma "

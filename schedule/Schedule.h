@@ -55,10 +55,14 @@ struct StageKnob {
   int depth = 1;
   Transport transport = Transport::Sync;
   bool ring = false;
-  SmemLayout layout = SmemLayout::Dense;
+  SmemLayout layout = SmemLayout::Dense; // as written (tma with no token: Dense)
   bool x4 = false;  // B fragments of two n8 tiles per ldmatrix.x4 (mma.sync)
   int regDepth = 0; // 0 = absent
   bool operator==(const StageKnob &o) const;
+  /// Whether the blocks sit in the 128-byte swizzle: /swz128, or TMA (the
+  /// only TMA layout the passes build, so seed 003's STAGE@kv=d2/tma/ring
+  /// means it without the token).
+  bool swizzled() const { return layout == SmemLayout::Swz128 || transport == Transport::Tma; }
 };
 
 /// How REDUCE@<axis>=g<n>[k|a] merges its partial states: a combine kernel

@@ -12,7 +12,7 @@
 // CHECK-DAG: #[[S:carrier_s]] = #monoid.carrier<s: add(0)>
 // CHECK-DAG: #[[SCHED:schedule[0-9]*]] = #monoid.schedule<"TILE@kv=n4/f1,REDUCE@kv=g3k">
 // A schedule prints as its canonical knob string (family order TILE, STAGE, REDUCE, PLACE, WSPEC, ...).
-// CHECK-DAG: #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,STAGE@kv=d2/tma/ring/swz128,PLACE@fold=cut,WSPEC=load1/mma1/softmax2,EXP=ex2,RESCALE=lazy8.0,ACC=f32,GRID=persistent">
+// CHECK-DAG: #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f2x8/k4,STAGE@kv=d2/tma/ring,PLACE@fold=cut,WSPEC=load1/mma1/softmax2,EXP=ex2,RESCALE=lazy8.0,ACC=f32,GRID=persistent">
 
 // Channel names may be written quoted; they print bare.
 #md = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
