@@ -107,6 +107,14 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
   if (s.acc && *s.acc == Accum::F16x && p.dtype != DType::F16)
     return KnobError{"ACC", "f16x", std::string("f32 for dtype ") + dtypeName(p.dtype) +
                                         " (fp16 accumulation needs f16 operands)"};
+  // The 128-byte swizzle (tma, swz128) permutes the 16-byte chunks of
+  // 128-byte rows: a staged row must be whole 128-byte slabs.
+  for (const StageKnob &st : s.stages)
+    if (st.swizzled() && p.dtype != DType::F32 && (p.head_dim * 2) % 128 != 0)
+      return KnobError{"STAGE@" + st.axis, st.transport == Transport::Tma ? "tma" : "swz128",
+                       "a head dim of whole 128-byte rows for the 128-byte swizzle (64, 128 or 256 "
+                       "with f16/bf16; this problem's is " + std::to_string(p.head_dim) +
+                       ")"};
   return built ? checkBuilt(s) : std::nullopt;
 }
 

@@ -146,6 +146,33 @@ func.func @narrow(%q: memref<100x4xf16>, %k: memref<100x4xf16>) -> vector<64x64x
 
 // -----
 
+// A swizzled block whose rows are not whole 128-byte slabs (32 halves = 64
+// bytes): the pass's precondition, for IR that did not come through the CLI's
+// legality check (which refuses the schedule for head dim 32 first).
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#tma = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d1/tma">
+
+func.func @half_slab(%q: memref<100x32xf16>, %k: memref<100x32xf16>) -> vector<64x64xf32> attributes {attncc.schedule = #tma} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c100 = arith.constant 100 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<100x32xf16>, vector<64x32xf16>
+  %r = scf.for %kv0 = %c0 to %c100 step %c64 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
+    // expected-error@+1 {{'vector.transfer_read' op attncc-stage: a staged block needs rows of whole 128-byte slabs (swz128) along the buffer's last dimension; this read has 'vector<64x32xf16>'}}
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<100x32xf16>, vector<64x32xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %acc : vector<64x32xf16>, vector<64x32xf16> into vector<64x64xf32>
+    scf.yield %qk : vector<64x64xf32>
+  }
+  return %r : vector<64x64xf32>
+}
+
+// -----
+
 // STAGE@kv=d2/tma/ring/swz128 (a wgmma TILE): the ring is built as with cp,
 // and the reads are marked "tma.swz" (one thread copies each block with TMA;
 // the emitter adds the mbarriers).
