@@ -190,36 +190,36 @@ private:
     return c ? slotRead(std::get<0>(*c).getInitArgs()[std::get<1>(*c)]) : vector::TransferReadOp();
   }
 
-  /// The view of the slot that the staged block `v` sits in: its read's
-  /// memref, or the view a loop carries beside the block (a cp/sync ring
-  /// block, attncc-lower-copies). Null when no such view is known.
-  Value slotView(Value v) {
+  /// What the staged block `v` carries with it: `atRead` of its slot's read,
+  /// or the value a loop carries beside the block whose init is that (through
+  /// the loops that carry it). Null when there is none.
+  Value besideBlock(Value v, llvm::function_ref<Value(vector::TransferReadOp)> atRead) {
     v = peel(v);
     if (auto r = v.getDefiningOp<vector::TransferReadOp>())
-      return r.getBase();
+      return atRead(r);
     auto c = carrier(v);
     if (!c)
       return Value();
     auto [loop, k, arg] = *c;
-    Value init = slotView(loop.getInitArgs()[k]);
+    Value init = besideBlock(loop.getInitArgs()[k], atRead);
     return init ? beside(loop, k, arg, init) : Value();
+  }
+
+  /// The view of the slot that the staged block `v` sits in: its read's
+  /// memref, or the view a loop carries beside the block (a cp/sync ring
+  /// block, attncc-lower-copies). Null when no such view is known.
+  Value slotView(Value v) {
+    return besideBlock(v, [](vector::TransferReadOp r) { return r.getBase(); });
   }
 
   /// The slot index of the staged block `v` when a loop carries an index
   /// beside it (a TMA block, attncc-lower-copies): its read's subview
   /// offset, or that index carried through the loops. Null otherwise.
   Value slotIndex(Value v) {
-    v = peel(v);
-    if (auto r = v.getDefiningOp<vector::TransferReadOp>()) {
+    return besideBlock(v, [](vector::TransferReadOp r) {
       auto sv = r.getBase().getDefiningOp<memref::SubViewOp>();
       return sv && !sv.getOffsets().empty() ? sv.getOffsets().front() : Value();
-    }
-    auto c = carrier(v);
-    if (!c)
-      return Value();
-    auto [loop, k, arg] = *c;
-    Value init = slotIndex(loop.getInitArgs()[k]);
-    return init ? beside(loop, k, arg, init) : Value();
+    });
   }
 
   /// The shared memory the staged block `v` is read from, in this
