@@ -212,7 +212,14 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       })
       .Case([&](vector::StepOp o) { return emitStep(o); })
       .Case([&](vector::MultiDimReductionOp o) { return emitMultiReduction(o); })
-      .Case([&](vector::ContractionOp o) { return emitContract(o); })
+      .Case([&](vector::ContractionOp o) {
+        return o.emitOpError("a tensor-core contraction is printed as the atoms attncc-lower-mma and "
+                             "attncc-lower-wgmma write");
+      })
+      .Case([&](monoid::SmemDescriptorOp o) { return emitSmemDescriptor(o); })
+      .Case([&](monoid::WgmmaOp o) { return emitWgmmaAtom(o); })
+      .Case<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp, NVVM::BarrierArriveOp>(
+          [&](Operation *o) { return emitWgmmaSync(o); })
       .Case([&](vector::TransferReadOp o) { return emitTransferRead(o); })
       .Case([&](vector::TransferWriteOp o) { return emitTransferWrite(o); })
       .Case([&](vector::ReductionOp o) { return emitReduction(o); })
@@ -400,7 +407,7 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
     if (f->hasAttr("attncc.tile"))
       tiled = true;
   });
-  module.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
+  module.walk([&](monoid::WgmmaOp) { wgmma = true; });
   if (tiled)
     os << kMmaCuh;
   if (wgmma)

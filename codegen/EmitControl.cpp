@@ -51,11 +51,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
   for (Operation *w : waits)
     if (failed(emitOp(*w)))
       return failure();
-  bool turns = llvm::any_of(f.getBody()->getOps<vector::ContractionOp>(),
-                            [](vector::ContractionOp c) { return isTurn(c); });
-  if (turns)
-    os << "if ((warp >> 2) == " << warps / 4 - 1
-       << ") attncc_bar_arrive(1, 256); // warpgroup 0 takes the first turn\n";
   std::string iv = define(f.getInductionVar());
   if (f->hasAttr("attncc.unroll")) // the loops of an atom (attncc-lower-mma)
     os << "#pragma unroll\n";
@@ -88,8 +83,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
   }
   os.unindent();
   os << "}\n";
-  if (turns)
-    os << "if ((warp >> 2) == 0) attncc_bar_sync(1, 256); // the turn the last warpgroup passed on\n";
   return success();
 }
 

@@ -229,10 +229,4 @@ LogicalResult KernelEmitter::emitMmaSync(nvgpu::MmaSyncOp op) {
   return success();
 }
 
-LogicalResult KernelEmitter::emitContract(vector::ContractionOp op) {
-  if (monoid::isWgmma(op))
-    return emitWgmma(op);
-  return op.emitOpError("an mma.sync contraction is printed as the atoms attncc-lower-mma writes");
-}
-
 } // namespace attncc::codegen

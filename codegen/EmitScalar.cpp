@@ -193,8 +193,6 @@ LogicalResult KernelEmitter::emitScalar(Operation *op) {
       .Case([&](arith::TruncFOp o) {
         if (isPacked(o.getResult()))
           return emitPack(o);
-        if (onlyPacked(o))
-          return success(); // its readers round and pack from the f32 source (packPair)
         return elementwise(o, convert(o.getIn().getType(), o.getType()));
       })
       .Case([&](arith::IndexCastOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })

@@ -11,8 +11,8 @@
 //   EmitTma.cpp       TMA loads, the mbarrier ops, the warp roles
 //   EmitMma.cpp       the mma.sync atom ops (nvgpu.ldmatrix, nvgpu.mma.sync)
 //                     and a thread's registers (to_lanes, allocas)
-//   EmitWgmma.cpp     wgmma contractions (and the register repack of P),
-//                     their accumulator fences, turns
+//   EmitWgmma.cpp     the wgmma atom ops (monoid.smem_descriptor,
+//                     monoid.wgmma), register fences, commits, turns
 //   EmitControl.cpp   scf.for, scf.if, compares and reductions
 // (Until 2026-12-01 all of it was one 1,857-line CudaEmitter.cpp.)
 //
@@ -162,16 +162,12 @@ private:
   LogicalResult emitFromLanes(monoid::FromLanesOp op);
   LogicalResult emitLdmatrix(nvgpu::LdMatrixOp op);
   LogicalResult emitMmaSync(nvgpu::MmaSyncOp op);
-  LogicalResult emitContract(vector::ContractionOp op);
 
-  // --- EmitWgmma.cpp: wgmma, its accumulator fences and warpgroup turns
-  bool onlyPacked(arith::TruncFOp t);
-  std::string packPair(Value v, const std::string &at);
+  // --- EmitWgmma.cpp: the wgmma atom ops (attncc-lower-wgmma), fences, commits, turns
   LogicalResult emitFenceAccumulators(NVVM::InlinePtxOp op);
-  static bool isTurn(Operation *op);
-  static bool turnStarts(Operation *op);
-  static bool turnEnds(Operation *op);
-  LogicalResult emitWgmma(vector::ContractionOp op);
+  LogicalResult emitSmemDescriptor(monoid::SmemDescriptorOp op);
+  LogicalResult emitWgmmaAtom(monoid::WgmmaOp op);
+  LogicalResult emitWgmmaSync(Operation *op);
 
   // --- EmitControl.cpp: loops, branches, compares, reductions
   LogicalResult emitFor(scf::ForOp f);

@@ -95,6 +95,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(mlir::attncc::createWarpSpecialize()); // WSPEC: producer and consumer roles
     pm.addPass(mlir::attncc::createLowerCopies());  // the copies as nvgpu ops
     pm.addPass(mlir::attncc::createLowerMma());     // mma.sync atoms as nvgpu ops
+    pm.addPass(mlir::attncc::createLowerWgmma());   // wgmma atoms as descriptors, monoid.wgmma, fences, turns
   }
 }
 

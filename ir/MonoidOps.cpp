@@ -2,6 +2,7 @@
 #include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -174,4 +175,47 @@ LogicalResult ToLanesOp::verify() {
 
 LogicalResult FromLanesOp::verify() {
   return verifyLanes(*this, getTile().getType(), getLanes().getType(), layoutOf(getTile()));
+}
+
+//===----------------------------------------------------------------------===//
+// SmemDescriptorOp / WgmmaOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SmemDescriptorOp::verify() {
+  auto mt = cast<MemRefType>(getBase().getType());
+  if (!mlir::gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(mt))
+    return emitOpError("needs a memref in shared memory (workgroup address space), not ") << mt;
+  if (mt.getRank() != 3 || mt.getElementTypeBitWidth() != 16 || mt.getDimSize(2) * 2 != 128)
+    return emitOpError("needs a 128-byte swizzled slot [slabs, rows, 64] of 16-bit elements, not ") << mt;
+  if (getIndices().size() != 3)
+    return emitOpError("needs 3 indices, not ") << getIndices().size();
+  if (getSwizzle() != 128)
+    return emitOpError("swizzle must be 128 (bytes), not ") << getSwizzle();
+  if (getStrideByteOffset() != 1024)
+    return emitOpError("stride_byte_offset must be 1024 (8 rows of 128 bytes), not ") << getStrideByteOffset();
+  int64_t lbo = getLeadingByteOffset();
+  if (lbo < 0 || lbo % 16 || lbo >= (1 << 18))
+    return emitOpError("leading_byte_offset must be a multiple of 16 below 2^18, not ") << lbo;
+  return success();
+}
+
+LogicalResult WgmmaOp::verify() {
+  auto acc = cast<MemRefType>(getAcc().getType());
+  if (acc.getRank() != 4 || acc.getDimSize(0) != 1 || acc.getDimSize(2) != 2 || acc.getDimSize(3) != 2 ||
+      !acc.hasStaticShape())
+    return emitOpError("needs the accumulator as memref<1 x N/8 x 2 x 2 x f32>, not ") << acc;
+  int64_t n = acc.getDimSize(1) * 8;
+  if (n < 8 || n > 256)
+    return emitOpError("N must be 8 to 256 (a multiple of 8), not ") << n;
+  Type t = getOperandType();
+  if (!t.isF16() && !t.isBF16())
+    return emitOpError("operand_type must be f16 or bf16, not ") << t;
+  auto regs = VectorType::get({4, 2}, t);
+  if (auto v = dyn_cast<VectorType>(getA().getType())) {
+    if (v != regs)
+      return emitOpError("a register A operand must be ") << regs << ", not " << v;
+  } else if (!getA().getType().isInteger(64)) {
+    return emitOpError("A must be a shared-memory descriptor (i64) or ") << regs;
+  }
+  return success();
 }

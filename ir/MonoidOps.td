@@ -288,4 +288,64 @@ def Monoid_FromLanesOp : Monoid_Op<"from_lanes", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Tile level: the wgmma atom (attncc-lower-wgmma)
+//===----------------------------------------------------------------------===//
+
+def Monoid_SmemDescriptorOp : Monoid_Op<"smem_descriptor", [Pure]> {
+  let summary = "The shared-memory matrix descriptor of a wgmma operand in a 128-byte swizzled slot";
+  let description = [{
+    A wgmma operand in shared memory is named by a 64-bit descriptor (PTX
+    ISA, "Matrix Descriptor Format" of the asynchronous warpgroup-level
+    matrix instructions): the start address of element `[indices]` of the
+    slot (bits 0-13, in 16-byte units), the leading byte offset (16-29),
+    the stride byte offset (32-45) and the swizzle mode (62-63). No core op
+    builds one from a memref that is not a TMA box (`nvgpu.warpgroup.
+    generate.descriptor` takes a tensor map), so this op names the fields;
+    the emitter packs them. A slot is `[slabs, rows, slab]`, each slab
+    128 bytes per row, rows in groups of 8 (1024 bytes: the stride byte
+    offset); the leading byte offset is the stride of the slabs for an
+    MN-major operand (0 for a K-major one, which the swizzle ignores).
+    `indices` are the element's logical position: the XOR of the swizzle is
+    the hardware's, on the address bits.
+
+    ```mlir
+    %db = monoid.smem_descriptor %v_j_view[%c0, %row, %c0] {leading_byte_offset = 16384 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64} : memref<1x128x64xf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$base, Variadic<Index>:$indices, I64Attr:$leading_byte_offset,
+                       I64Attr:$stride_byte_offset, I64Attr:$swizzle);
+  let results = (outs I64:$descriptor);
+  let assemblyFormat = "$base `[` $indices `]` attr-dict `:` type($base)";
+  let hasVerifier = 1;
+}
+
+def Monoid_WgmmaOp : Monoid_Op<"wgmma"> {
+  let summary = "One wgmma.mma_async m64nNk16 into a warpgroup's f32 accumulator registers";
+  let description = [{
+    `acc += a * b` on the 64 x N x 16 atom of sm_90a, issued by the
+    warpgroup: `acc` is this thread's share of the 64 x N f32 accumulator,
+    a private `memref<1 x N/8 x 2 x 2 x f32>` (the order of the C fragments,
+    `monoid.to_lanes`), which the instruction reads and writes
+    asynchronously, in place. `b` is a shared-memory descriptor
+    (`monoid.smem_descriptor`), K-major, or MN-major with `transpose_b`.
+    `a` is a descriptor too (the SS form) or this thread's A fragment of
+    the k step, `vector<4 x 2 x T>` (the RS form, four 32-bit registers);
+    `operand_type` is T (f16 or bf16). It is neither fenced, committed nor
+    waited for: `nvvm.wgmma.fence.aligned` comes before the first atom of a
+    product, `nvvm.wgmma.commit.group.sync.aligned` after the last, and
+    attncc-place-waits' `nvvm.wgmma.wait.group.sync.aligned` before the
+    first reader of the result. (`nvgpu.warpgroup.mma` has the SS form only
+    and does its own waits; `nvvm.wgmma.mma_async` has no RS form either.)
+
+    ```mlir
+    monoid.wgmma %a, %db into %o_acc {operand_type = f16, transpose_b} : vector<4x2xf16>, memref<1x8x2x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$a, I64:$b, Arg<MemRefOf<[F32]>, "the accumulator", [MemRead, MemWrite]>:$acc,
+                       TypeAttr:$operand_type, UnitAttr:$transpose_b);
+  let assemblyFormat = "$a `,` $b `into` $acc attr-dict `:` type($a) `,` type($acc)";
+  let hasVerifier = 1;
+}
+
 #endif // MONOID_OPS

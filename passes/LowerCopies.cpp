@@ -95,11 +95,11 @@ public:
     warps = tile.getAs<IntegerAttr>("warps").getInt();
     if (auto p = tile.getAs<IntegerAttr>("producers"))
       producers = p.getInt();
-    // Kernels whose atoms attncc-lower-mma lowers read TMA blocks by
-    // ldmatrix from their slot's view: loops carry that view too.
+    // The atoms (attncc-lower-mma, attncc-lower-wgmma) read TMA blocks
+    // from their slot's view (ldmatrix, descriptors): loops carry that view.
     f.walk([&](vector::ContractionOp c) {
-      if (auto a = c->getAttrOfType<StringAttr>("attncc.atom"); a && a.getValue().starts_with("mma."))
-        mmaReaders = true;
+      if (auto a = c->getAttrOfType<StringAttr>("attncc.atom"))
+        mmaReaders = mmaReaders || a.getValue().starts_with("mma.") || a.getValue().starts_with("wgmma.");
     });
   }
 
@@ -121,7 +121,7 @@ private:
   OpBuilder b;
   Location loc;
   int64_t warps = 0, producers = 0;
-  bool mmaReaders = false; // the kernel has mma.sync atoms (attncc-lower-mma reads the slots)
+  bool mmaReaders = false; // the kernel has tensor-core atoms (attncc-lower-mma and -lower-wgmma read the slots)
   LogicalResult status = success();
 
   struct Buffer {

@@ -44,8 +44,7 @@
 #include "ir/TileAttrs.h"
 #include "passes/KernelConstants.h"
 #include "passes/Passes.h"
-
-#include "mlir/IR/IRMapping.h"
+#include "passes/AtomUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -129,11 +128,8 @@ private:
     return warpValue;
   }
 
-  /// A private alloca at the kernel's top (one per contraction: the CUDA
-  /// compiler keeps it in registers).
   Value privateArray(StringRef name, ArrayRef<int64_t> shape, Type et) {
-    OpBuilder top = OpBuilder::atBlockBegin(&f.getBody().front());
-    return top.create<memref::AllocaOp>(monoid::named(loc, name), MemRefType::get(shape, et));
+    return mlir::attncc::privateArray(f, loc, name, shape, et);
   }
 
   /// A loop of `n` steps (of `step`) over the atoms, fully unrolled by the
@@ -146,105 +142,8 @@ private:
     return loop.getInductionVar();
   }
 
-  /// `v` without the transpose and shape cast that present a swizzled slot
-  /// ([slabs, rows, slab]) as a rows x cols block (attncc-lower-copies).
-  static Value peel(Value v) {
-    for (;;) {
-      if (auto s = v.getDefiningOp<vector::ShapeCastOp>())
-        v = s.getSource();
-      else if (auto t = v.getDefiningOp<vector::TransposeOp>())
-        v = t.getVector();
-      else
-        return v;
-    }
-  }
-
-  /// The loop and iter_arg number that carry `v` (an iter_arg or a result).
-  static std::optional<std::tuple<scf::ForOp, unsigned, bool>> carrier(Value v) {
-    if (auto a = dyn_cast<BlockArgument>(v)) {
-      auto loop = dyn_cast<scf::ForOp>(a.getOwner()->getParentOp());
-      if (!loop || a.getArgNumber() == 0)
-        return std::nullopt;
-      return std::make_tuple(loop, a.getArgNumber() - 1, true);
-    }
-    if (auto loop = v.getDefiningOp<scf::ForOp>())
-      return std::make_tuple(loop, cast<OpResult>(v).getResultNumber(), false);
-    return std::nullopt;
-  }
-
-  /// The value a loop carries beside `v` whose init is `init`.
-  static Value beside(scf::ForOp loop, unsigned k, bool arg, Value init) {
-    for (auto [j, other] : llvm::enumerate(loop.getInitArgs()))
-      if (other == init && j != k)
-        return arg ? Value(loop.getRegionIterArgs()[j]) : Value(loop.getResult(j));
-    return Value();
-  }
-
-  /// The read of the slot that the staged block `v` sits in (through the
-  /// loops that carry it). Null when `v` is not one.
-  static vector::TransferReadOp slotRead(Value v) {
-    v = peel(v);
-    if (auto r = v.getDefiningOp<vector::TransferReadOp>())
-      return r;
-    auto c = carrier(v);
-    return c ? slotRead(std::get<0>(*c).getInitArgs()[std::get<1>(*c)]) : vector::TransferReadOp();
-  }
-
-  /// What the staged block `v` carries with it: `atRead` of its slot's read,
-  /// or the value a loop carries beside the block whose init is that (through
-  /// the loops that carry it). Null when there is none.
-  Value besideBlock(Value v, llvm::function_ref<Value(vector::TransferReadOp)> atRead) {
-    v = peel(v);
-    if (auto r = v.getDefiningOp<vector::TransferReadOp>())
-      return atRead(r);
-    auto c = carrier(v);
-    if (!c)
-      return Value();
-    auto [loop, k, arg] = *c;
-    Value init = besideBlock(loop.getInitArgs()[k], atRead);
-    return init ? beside(loop, k, arg, init) : Value();
-  }
-
-  /// The view of the slot that the staged block `v` sits in: its read's
-  /// memref, or the view a loop carries beside the block (a cp/sync ring
-  /// block, attncc-lower-copies). Null when no such view is known.
-  Value slotView(Value v) {
-    return besideBlock(v, [](vector::TransferReadOp r) { return r.getBase(); });
-  }
-
-  /// The slot index of the staged block `v` when a loop carries an index
-  /// beside it (a TMA block, attncc-lower-copies): its read's subview
-  /// offset, or that index carried through the loops. Null otherwise.
-  Value slotIndex(Value v) {
-    return besideBlock(v, [](vector::TransferReadOp r) {
-      auto sv = r.getBase().getDefiningOp<memref::SubViewOp>();
-      return sv && !sv.getOffsets().empty() ? sv.getOffsets().front() : Value();
-    });
-  }
-
-  /// The shared memory the staged block `v` is read from, in this
-  /// iteration: its read's slot, the slot's view carried beside it, or
-  /// (a TMA block) the view at the slot index carried beside it.
   FailureOr<Value> blockMemref(Value v, Operation *at) {
-    vector::TransferReadOp init = slotRead(v);
-    if (!init || !isa<MemRefType>(init.getBase().getType()) ||
-        !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(cast<MemRefType>(init.getBase().getType())))
-      return at->emitOpError("attncc-lower-mma: an smem operand needs a read of a shared slot (attncc-lower-copies)");
-    if (peel(v).getDefiningOp() == init.getOperation())
-      return init.getBase();
-    auto sv = init.getBase().getDefiningOp<memref::SubViewOp>();
-    if (sv && sv.getOffsets().empty()) // one slot: the view before the loop
-      return init.getBase();
-    if (Value view = slotView(v))
-      return view;
-    Value slot = sv ? slotIndex(v) : Value();
-    if (!slot)
-      return at->emitOpError("attncc-lower-mma: a loop carries a staged block without its slot's view or index");
-    IRMapping map;
-    map.map(sv.getOffsets().front(), slot);
-    Operation *clone = b.clone(*sv, map);
-    clone->setLoc(sv->getLoc());
-    return clone->getResult(0);
+    return mlir::attncc::blockMemref(b, v, at, "attncc-lower-mma");
   }
 
   /// The ldmatrix indices of row `row`, column `col` (i32, col a multiple
@@ -304,13 +203,7 @@ private:
 
     // The accumulators (and ACC=f16x's partials): one m16n8 tile per atom.
     Value acc = privateArray(name, accLanes.getShape(), b.getF32Type());
-    Value accInit;
-    if (auto k = c.getAcc().getDefiningOp<arith::ConstantOp>(); k && isa<SplatElementsAttr>(k.getValue()))
-      accInit = b.create<arith::ConstantOp>(
-          loc, DenseElementsAttr::get(accLanes, cast<SplatElementsAttr>(k.getValue()).getSplatValue<Attribute>()));
-    else
-      accInit = b.create<monoid::ToLanesOp>(loc, accLanes, c.getAcc());
-    b.create<vector::StoreOp>(loc, accInit, acc, zero4);
+    mlir::attncc::storeLanes(b, loc, c.getAcc(), acc, accLanes, zero4);
     Value part, partZero;
     if (f16x) {
       auto pt = VectorType::get(accLanes.getShape(), et);
@@ -458,14 +351,7 @@ private:
     b.setInsertionPoint(c);
     if (f16x && !steps)
       promote();
-    Value lanes = b.create<vector::LoadOp>(loc, accLanes, acc, zero4);
-    auto res = b.create<monoid::FromLanesOp>(c.getLoc(), accT, lanes);
-    res->setAttr("attncc.layout", c->getAttr("attncc.layout"));
-    Value lhs = c.getLhs();
-    c.getResult().replaceAllUsesWith(res.getResult());
-    c->erase();
-    if (auto t = lhs.getDefiningOp<arith::TruncFOp>(); t && t->use_empty())
-      t->erase();
+    mlir::attncc::replaceByLanes(b, c, acc, accLanes, zero4, loc);
     return success();
   }
 };

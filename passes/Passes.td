@@ -383,6 +383,31 @@ def LowerMma : Pass<"attncc-lower-mma", "ModuleOp"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def LowerWgmma : Pass<"attncc-lower-wgmma", "ModuleOp"> {
+  let summary = "Write each wgmma contraction as its atoms: descriptors, monoid.wgmma on an in-place accumulator, fences, commit and the warpgroup turns";
+  let description = [{
+    After attncc-lower-copies. Each `vector.contract` on a wgmma atom
+    (`attncc.atom = "wgmma.m64nNk16"`) becomes, per thread: a private
+    accumulator `memref.alloca : memref<1 x N/8 x 2 x 2 x f32>` written in
+    place (set up by `vector.store` of its lanes), the A registers of every
+    k step when A is in registers (`monoid.to_lanes`, P rounded by
+    `arith.truncf`), the register fence `nvvm.inline_ptx "" rw(%acc)`,
+    `nvvm.wgmma.fence.aligned`, a loop over the k16 steps (`attncc.unroll`)
+    of `monoid.smem_descriptor` and `monoid.wgmma`, and
+    `nvvm.wgmma.commit.group.sync.aligned`. The fence attncc-place-waits
+    wrote after the product's wait then names the accumulator, and the
+    result tile is `monoid.from_lanes` of its registers after it.
+    OVERLAP=wg (`attncc.turn`): a run of turn products waits on named
+    barrier 1 + warpgroup (`nvvm.barrier`, 256 threads) after the set-up
+    of its first product and passes the turn on after the commit of its
+    last (`nvvm.barrier.arrive`); the fold loop is bracketed by the first
+    turn's arrive and the last one's wait.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
+                           "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
+                           "mlir::monoid::MonoidDialect"];
+}
+
 def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
   let summary = "EXP=ex2: exp(x - y) becomes exp2(fma(x, log2 e, -y log2 e)) with fastmath<afn>";
   let description = [{

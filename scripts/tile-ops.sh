@@ -12,7 +12,8 @@ ops=(gpu.dynamic_shared_memory memref.view memref.subview memref.alloca nvgpu.mb
      nvgpu.tma.async.load nvgpu.mbarrier.arrive.expect_tx nvgpu.mbarrier.try_wait.parity nvgpu.mbarrier.arrive
      nvvm.bar.warp.sync nvvm.cp.async.commit.group nvvm.cp.async.wait.group nvvm.fence.proxy gpu.barrier
      nvvm.barrier nvvm.wgmma.wait.group.sync.aligned 'nvvm.inline_ptx ""' nvvm.setmaxregister '{attncc.roles}'
-     monoid.tma_wait monoid.tma_release nvgpu.ldmatrix nvgpu.mma.sync monoid.to_lanes monoid.from_lanes)
+     monoid.tma_wait monoid.tma_release nvgpu.ldmatrix nvgpu.mma.sync monoid.to_lanes monoid.from_lanes
+     monoid.smem_descriptor monoid.wgmma nvvm.wgmma.fence.aligned nvvm.wgmma.commit.group.sync.aligned nvvm.barrier.arrive)
 # shellcheck source=scripts/bench-list.sh
 source "$root/scripts/bench-list.sh"
 count() {

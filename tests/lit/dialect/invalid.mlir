@@ -561,3 +561,95 @@ func.func @from_lanes_rank(%l: vector<2x8x2x2xf32>) {
   %t = monoid.from_lanes %l {attncc.layout = #monoid.fragment<c>} : vector<2x8x2x2xf32> to vector<128x64x1xf32>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// monoid.smem_descriptor / monoid.wgmma
+//===----------------------------------------------------------------------===//
+
+func.func @desc_global(%m: memref<2x128x64xf16>, %i: index) {
+  // expected-error@+1 {{needs a memref in shared memory (workgroup address space), not 'memref<2x128x64xf16>'}}
+  %d = monoid.smem_descriptor %m[%i, %i, %i] {leading_byte_offset = 0 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64} : memref<2x128x64xf16>
+  return
+}
+
+// -----
+
+func.func @desc_padded(%m: memref<128x72xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error@+1 {{needs a 128-byte swizzled slot [slabs, rows, 64] of 16-bit elements, not 'memref<128x72xf16, #gpu.address_space<workgroup>>'}}
+  %d = monoid.smem_descriptor %m[%i, %i] {leading_byte_offset = 0 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64} : memref<128x72xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @desc_indices(%m: memref<2x128x64xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error@+1 {{needs 3 indices, not 2}}
+  %d = monoid.smem_descriptor %m[%i, %i] {leading_byte_offset = 0 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64} : memref<2x128x64xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @desc_swizzle(%m: memref<2x128x64xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error@+1 {{swizzle must be 128 (bytes), not 64}}
+  %d = monoid.smem_descriptor %m[%i, %i, %i] {leading_byte_offset = 0 : i64, stride_byte_offset = 1024 : i64, swizzle = 64 : i64} : memref<2x128x64xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @desc_sbo(%m: memref<2x128x64xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error@+1 {{stride_byte_offset must be 1024 (8 rows of 128 bytes), not 512}}
+  %d = monoid.smem_descriptor %m[%i, %i, %i] {leading_byte_offset = 0 : i64, stride_byte_offset = 512 : i64, swizzle = 128 : i64} : memref<2x128x64xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @desc_lbo(%m: memref<2x128x64xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error@+1 {{leading_byte_offset must be a multiple of 16 below 2^18, not 100}}
+  %d = monoid.smem_descriptor %m[%i, %i, %i] {leading_byte_offset = 100 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64} : memref<2x128x64xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @wgmma_acc(%d: i64, %acc: memref<2x8x2x2xf32>) {
+  // expected-error@+1 {{needs the accumulator as memref<1 x N/8 x 2 x 2 x f32>, not 'memref<2x8x2x2xf32>'}}
+  monoid.wgmma %d, %d into %acc {operand_type = f16} : i64, memref<2x8x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_n(%d: i64, %acc: memref<1x40x2x2xf32>) {
+  // expected-error@+1 {{N must be 8 to 256 (a multiple of 8), not 320}}
+  monoid.wgmma %d, %d into %acc {operand_type = f16} : i64, memref<1x40x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_type(%d: i64, %acc: memref<1x8x2x2xf32>) {
+  // expected-error@+1 {{operand_type must be f16 or bf16, not 'f32'}}
+  monoid.wgmma %d, %d into %acc {operand_type = f32} : i64, memref<1x8x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_regs(%a: vector<4x2xf16>, %d: i64, %acc: memref<1x8x2x2xf32>) {
+  // expected-error@+1 {{a register A operand must be 'vector<4x2xbf16>', not 'vector<4x2xf16>'}}
+  monoid.wgmma %a, %d into %acc {operand_type = bf16} : vector<4x2xf16>, memref<1x8x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_a(%a: i32, %d: i64, %acc: memref<1x8x2x2xf32>) {
+  // expected-error@+1 {{A must be a shared-memory descriptor (i64) or 'vector<4x2xf16>'}}
+  monoid.wgmma %a, %d into %acc {operand_type = f16} : i32, memref<1x8x2x2xf32>
+  return
+}

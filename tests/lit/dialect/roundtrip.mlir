@@ -154,3 +154,21 @@ func.func @lanes(%s: vector<128x64xf32>, %v: vector<64x32xf16>) {
   %t = monoid.from_lanes %acc {attncc.layout = #monoid.fragment<c>} : vector<2x8x2x2xf32> to vector<128x64xf32>
   return
 }
+
+// monoid.smem_descriptor / monoid.wgmma (attncc-lower-wgmma): a K-major
+// descriptor (SS form), an MN-major one with the slab stride, and an RS atom
+// with B transposed.
+// CHECK-LABEL: func.func @wgmma
+// CHECK: %[[D:.+]] = monoid.smem_descriptor %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] {leading_byte_offset = 0 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64} : memref<2x128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[V:.+]] = monoid.smem_descriptor %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] {leading_byte_offset = 16384 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64}
+// CHECK: monoid.wgmma %[[D]], %[[D]] into %{{.+}} {operand_type = f16} : i64, memref<1x16x2x2xf32>
+// CHECK: monoid.wgmma %{{.+}}, %[[V]] into %{{.+}} {operand_type = bf16, transpose_b} : vector<4x2xbf16>, memref<1x8x2x2xf32>
+func.func @wgmma(%slot: memref<2x128x64xf16, #gpu.address_space<workgroup>>, %a: vector<4x2xbf16>, %i: index) {
+  %s = memref.alloca() : memref<1x16x2x2xf32>
+  %o = memref.alloca() : memref<1x8x2x2xf32>
+  %d = monoid.smem_descriptor %slot[%i, %i, %i] {leading_byte_offset = 0 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64} : memref<2x128x64xf16, #gpu.address_space<workgroup>>
+  %v = monoid.smem_descriptor %slot[%i, %i, %i] {leading_byte_offset = 16384 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64} : memref<2x128x64xf16, #gpu.address_space<workgroup>>
+  monoid.wgmma %d, %d into %s {operand_type = f16} : i64, memref<1x16x2x2xf32>
+  monoid.wgmma %a, %v into %o {operand_type = bf16, transpose_b} : vector<4x2xbf16>, memref<1x8x2x2xf32>
+  return
+}
