@@ -37,11 +37,25 @@ static std::optional<std::tuple<scf::ForOp, unsigned, bool>> carrier(Value v) {
   return std::nullopt;
 }
 
-/// The value a loop carries beside `v` whose init is `init`.
+/// The value a loop carries beside its iter_arg `k` (a block) whose init
+/// is `init` (the block's slot index or view). attncc-lower-copies appends
+/// one per block, in the order of the blocks; two blocks can share an init
+/// (OVERLAP=pv carries the previous V block beside the current one, both
+/// from the block read before the loop), and so can their slots. So the
+/// block's rank among the iter_args that share its init picks the value
+/// among those that share `init`.
 static Value beside(scf::ForOp loop, unsigned k, bool arg, Value init) {
-  for (auto [j, other] : llvm::enumerate(loop.getInitArgs()))
-    if (other == init && j != k)
+  auto inits = loop.getInitArgs();
+  Value block = inits[k];
+  unsigned rank = 0;
+  for (unsigned j = 0; j < k; ++j)
+    rank += inits[j] == block && inits[j].getType() == block.getType();
+  for (auto [j, other] : llvm::enumerate(inits)) {
+    if (other != init || j == k || other.getType() != init.getType())
+      continue;
+    if (rank-- == 0)
       return arg ? Value(loop.getRegionIterArgs()[j]) : Value(loop.getResult(j));
+  }
   return Value();
 }
 

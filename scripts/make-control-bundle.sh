@@ -7,10 +7,11 @@
 #   control-causal        the scalar rung   (fused-len97-c,  bench/sweep-scalar.txt)
 #   control-tc-causal     mma.sync          (tc-qstage-c,    bench/sweep-tc.txt)
 #   control-wgmma-causal  wgmma + TMA       (tma-97-c,       bench/sweep-tma.txt)
+# CONTROL_PAIRS="name:from ..." makes only those.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/build-bundles}
-for pair in control-causal:fused-len97-c control-tc-causal:tc-qstage-c control-wgmma-causal:tma-97-c; do
+for pair in ${CONTROL_PAIRS:-control-causal:fused-len97-c control-tc-causal:tc-qstage-c control-wgmma-causal:tma-97-c}; do
   name=${pair%%:*} from=${pair#*:}
   [ -d "$out/$from" ] || { echo "make-control-bundle: $out/$from is missing (make-bundles.sh first)"; exit 1; }
   rm -rf "${out:?}/$name"
