@@ -9,7 +9,8 @@
 //           Pipeline.cpp is the list)
 //   tile    the GPU kernels: lower-contract, map-to-gpu, launch-sink,
 //           gpu-kernel-outlining, canonicalize + cse, atomize, allocate-smem,
-//           place-waits, warp-specialize, lower-copies, lower-mma: a host
+//           place-waits, warp-specialize, lower-copies, lower-mma,
+//           lower-wgmma: a host
 //           function of launches (with the TMA descriptors they pass) and
 //           a gpu.module per kernel
 //

@@ -40,7 +40,8 @@
 //                                        1024 when a block is swizzled)
 //   attncc.turn                          a fold contraction issued in
 //                                        warpgroup turns (attncc-overlap,
-//                                        OVERLAP=wg)
+//                                        OVERLAP=wg; attncc-lower-wgmma
+//                                        writes the turns' barriers)
 //   attncc.roles  (unit)                 the scf.if that splits a kernel into
 //                                        its producer (then) and consumer
 //                                        (else) warps (attncc-warp-specialize)

@@ -14,7 +14,7 @@
 //         %acc = arith.mulf %x, %w
 //         scf.yield ..., %acc, ..., %p, %v
 //       and the last block's product follows the loop. %p_prev starts at
-//       zero, so the first iteration adds nothing. On wgmma the emitter waits
+//       zero, so the first iteration adds nothing. On wgmma attncc-place-waits waits
 //       for a product at its first use, so block j's softmax runs while the
 //       tensor cores finish block j-1's P*V (FlashAttention-3's
 //       intra-warpgroup overlap). The algebra: the standard fold is
@@ -22,7 +22,7 @@
 //       A_j = w_j (A_{j-1} + P_{j-1} V_{j-1}) = w_j O_{j-1}, and after the
 //       loop O = A_n + P_n V_n.
 //       With OVERLAP=wg (or pv+wg) every contraction in a fold body is
-//       marked attncc.turn: the emitter makes the CTA's warpgroups take turns
+//       marked attncc.turn: attncc-lower-wgmma makes the CTA's warpgroups take turns
 //       issuing each run of adjacent marked contractions (FlashAttention-3's
 //       ping-pong: one warpgroup's softmax under another's products). The
 //       last block's product after the loop is not marked.
@@ -157,9 +157,9 @@ struct OverlapPass : mlir::attncc::impl::OverlapBase<OverlapPass> {
           return signalPassFailure();
         l = *r;
       }
-    // OVERLAP=wg: the fold's products are issued in turns (the emitter puts
-    // a named-barrier wait before each run of marked contractions and passes
-    // the turn on after it).
+    // OVERLAP=wg: the fold's products are issued in turns (attncc-lower-wgmma
+    // puts a named-barrier wait before each run of marked contractions and
+    // passes the turn on after it).
     if (::attncc::overlapsWg(k))
       for (scf::ForOp l : folds)
         for (vector::ContractionOp c : l.getBody()->getOps<vector::ContractionOp>())

@@ -241,3 +241,42 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// OVERLAP=pv: the loop carries the current V block and the previous one,
+// both starting as the block read before the loop, and beside them their
+// slots' views (attncc-lower-copies), both starting as that block's view.
+// The previous block's P*V reads the previous block's view (the block's
+// rank among the iter_args that share its init), not the current one's.
+// CHECK-LABEL: gpu.func @two_blocks_one_init
+// CHECK:       scf.for {{.+}} iter_args(%{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}, %[[CUR:[^ ]+]] = %[[VIEW:[^ ]+]], %[[PREV:[^ ]+]] = %[[VIEW]])
+// CHECK-NOT:     monoid.smem_descriptor %[[CUR]]
+// CHECK:         monoid.smem_descriptor %[[PREV]][%c0, %{{.+}}, %c0] {leading_byte_offset = 8192 : i64
+// CHECK-NOT:     monoid.smem_descriptor %[[CUR]]
+// CHECK:       } {attncc.layouts
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @two_blocks_one_init(%p: vector<128x64xf16>, %o0: vector<128x64xf32>, %out: memref<128x64xf32>) kernel attributes {attncc.tile = {rows = 128 : i64, smem = 16384 : i64, warps = 8 : i64}, known_block_size = array<i32: 256, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 1024 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %vv = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x1x64x64xf16, #gpu.address_space<workgroup>>
+      %pad = arith.constant 0.0 : f16
+      %vs = memref.subview %vv[%c0, 0, 0, 0] [1, 1, 64, 64] [1, 1, 1, 1] : memref<2x1x64x64xf16, #gpu.address_space<workgroup>> to memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %v3 = vector.transfer_read %vs[%c0, %c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, swz>, in_bounds = [true, true, true]} : memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<1x64x64xf16>
+      %v2 = vector.transpose %v3, [1, 0, 2] {attncc.layout = #monoid.fragment<smem>} : vector<1x64x64xf16> to vector<64x1x64xf16>
+      %v = vector.shape_cast %v2 {attncc.layout = #monoid.fragment<smem>} : vector<64x1x64xf16> to vector<64x64xf16>
+      %pa = arith.addf %p, %p {attncc.layout = #monoid.fragment<c>} : vector<128x64xf16>
+      %r:5 = scf.for %j = %c0 to %c4 step %c1 iter_args(%o = %o0, %cur = %v, %prev = %v, %cur_view = %vs, %prev_view = %vs) -> (vector<128x64xf32>, vector<64x64xf16>, vector<64x64xf16>, memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>) {
+        %o1 = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %pa, %prev, %o {attncc.atom = "wgmma.m64n64k16", attncc.family = "wgmma", attncc.layout = #monoid.fragment<c>} : vector<128x64xf16>, vector<64x64xf16> into vector<128x64xf32>
+        nvvm.wgmma.wait.group.sync.aligned 0
+        nvvm.inline_ptx "" rw(%o1 : vector<128x64xf32>)
+        scf.yield %o1, %cur, %cur, %cur_view, %cur_view : vector<128x64xf32>, vector<64x64xf16>, vector<64x64xf16>, memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<1x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+      } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>, #monoid.fragment<smem>, "", ""]}
+      vector.transfer_write %r#0, %out[%c0, %c0] {in_bounds = [true, true]} : vector<128x64xf32>, memref<128x64xf32>
+      gpu.return
+    }
+  }
+}
