@@ -9,9 +9,12 @@
 // What is emulated so far: decoding both descriptors, the address of an
 // operand element in shared memory (K-major: no swizzle, 32/64/128-byte
 // swizzles; MN-major: the swizzled modes), tensor-memory addresses and the
-// lane-quarter rule, and one tcgen05.mma .kind::f16 cta_group::1 with M =
-// 128 (SS form, and TS form with A in tensor memory), computed by the
-// calling thread. Not yet: M = 64 (its data-path layout), the 128-byte
+// lane-quarter rule, the column allocator (alloc, dealloc, relinquish, the
+// rules on nCols), tcgen05.ld/st .32x32b, and one tcgen05.mma .kind::f16
+// cta_group::1 with M = 128 (SS form, and TS form with A in tensor memory),
+// computed by the calling thread. Not yet: commit (an mbarrier arrive after
+// the work), the tensor memory as a per-CTA scratch buffer of a kernel,
+// M = 64 (its data-path layout), the 128-byte
 // swizzle with 32-byte atomicity, a non-zero base offset, the MN-major
 // interleaved layout; each is reported as invalid, not guessed.
 #ifndef ATTNCC_TCGEN05_EMU_CUH
@@ -158,6 +161,103 @@ ATTNCC_EMU_HD unsigned attncc_emu_tmem_col(unsigned taddr) { return taddr & 0xFF
 // issue a 32x32b access at `taddr`.
 ATTNCC_EMU_HD int attncc_emu_quarter_ok(unsigned warp, unsigned taddr) {
   return attncc_emu_tmem_lane(taddr) == 32u * (warp % 4u);
+}
+
+// --- tcgen05.alloc / dealloc / relinquish_alloc_permit (cta_group::1), per
+// CTA. Columns come in units of 32 for all 128 lanes; nCols is a power of
+// two in [32, 512]; alloc writes the address (lane 0, its first column) to
+// shared memory, and a CTA that relinquished its permit may not alloc
+// again; every column must be deallocated before the kernel exits. The ISA
+// also says the count "should not increase between any two allocations"
+// within the CTA, which the emulator enforces. Real hardware blocks an
+// alloc until columns are free; an emulated CTA has no one to wait for, so
+// that is an error. Each run of nCols starts on a multiple of nCols here
+// (the ISA does not say where an allocation lands; kernels use the address
+// they are given).
+struct attncc_emu_tmem_alloc {
+  unsigned used;     // bit g: columns 32 g .. 32 g + 31 are allocated
+  int permit;        // 0 after relinquish_alloc_permit
+  unsigned lastCols; // the previous allocation's nCols (512 before any)
+};
+ATTNCC_EMU_HD void attncc_emu_tmem_init(attncc_emu_tmem_alloc *s) {
+  s->used = 0;
+  s->permit = 1;
+  s->lastCols = ATTNCC_EMU_TMEM_COLS;
+}
+// Error codes of the allocator, 0 when the instruction is legal.
+#define ATTNCC_EMU_TMEM_BAD_COLS 1   // nCols is not a power of two in [32, 512]
+#define ATTNCC_EMU_TMEM_NO_PERMIT 2  // alloc after relinquish_alloc_permit
+#define ATTNCC_EMU_TMEM_GREW 3       // more columns than the previous allocation
+#define ATTNCC_EMU_TMEM_FULL 4       // no free run of nCols columns
+#define ATTNCC_EMU_TMEM_BAD_ADDR 5   // dealloc of an address that is not lane 0 of a 32-column unit
+#define ATTNCC_EMU_TMEM_NOT_OWNED 6  // dealloc of columns that are not all allocated
+ATTNCC_EMU_HD int attncc_emu_tmem_cols_ok(unsigned n) {
+  return n >= 32u && n <= (unsigned)ATTNCC_EMU_TMEM_COLS && (n & (n - 1u)) == 0;
+}
+ATTNCC_EMU_HD unsigned attncc_emu_tmem_units(unsigned col, unsigned n) {
+  return (n >= (unsigned)ATTNCC_EMU_TMEM_COLS ? 0xFFFFu : ((1u << (n / 32u)) - 1u)) << (col / 32u);
+}
+ATTNCC_EMU_HD int attncc_emu_tmem_alloc_cols(attncc_emu_tmem_alloc *s, unsigned n, unsigned *taddr) {
+  if (!attncc_emu_tmem_cols_ok(n))
+    return ATTNCC_EMU_TMEM_BAD_COLS;
+  if (!s->permit)
+    return ATTNCC_EMU_TMEM_NO_PERMIT;
+  if (n > s->lastCols)
+    return ATTNCC_EMU_TMEM_GREW;
+  for (unsigned col = 0; col + n <= (unsigned)ATTNCC_EMU_TMEM_COLS; col += n) {
+    const unsigned units = attncc_emu_tmem_units(col, n);
+    if ((s->used & units) == 0) {
+      s->used |= units;
+      s->lastCols = n;
+      *taddr = col; // lane 0 in bits 31-16
+      return 0;
+    }
+  }
+  return ATTNCC_EMU_TMEM_FULL;
+}
+ATTNCC_EMU_HD int attncc_emu_tmem_dealloc(attncc_emu_tmem_alloc *s, unsigned taddr, unsigned n) {
+  if (!attncc_emu_tmem_cols_ok(n))
+    return ATTNCC_EMU_TMEM_BAD_COLS;
+  const unsigned col = attncc_emu_tmem_col(taddr);
+  if (attncc_emu_tmem_lane(taddr) != 0 || col % 32u || col + n > (unsigned)ATTNCC_EMU_TMEM_COLS)
+    return ATTNCC_EMU_TMEM_BAD_ADDR;
+  const unsigned units = attncc_emu_tmem_units(col, n);
+  if ((s->used & units) != units)
+    return ATTNCC_EMU_TMEM_NOT_OWNED;
+  s->used &= ~units;
+  return 0;
+}
+ATTNCC_EMU_HD void attncc_emu_tmem_relinquish(attncc_emu_tmem_alloc *s) { s->permit = 0; }
+// Whether every allocated column was deallocated (the kernel may exit).
+ATTNCC_EMU_HD int attncc_emu_tmem_all_freed(const attncc_emu_tmem_alloc *s) { return s->used == 0; }
+
+// --- tcgen05.ld / st .32x32b.x<n>.b32 (no pack/unpack): thread t of warp
+// `warp` reads (writes) lane lane(taddr) + t, register j at column
+// col(taddr) + j, j < n; n is a power of two up to 128. Returns 0, or 1
+// when the warp may not reach those lanes (the quarter rule), n is not a
+// shape the ISA has, or the columns leave tensor memory. Per thread: the
+// emulated kernel calls it from each lane of the warp.
+ATTNCC_EMU_HD int attncc_emu_ldst_ok(unsigned warp, unsigned taddr, unsigned n) {
+  return attncc_emu_quarter_ok(warp, taddr) && n >= 1u && n <= 128u && (n & (n - 1u)) == 0 &&
+         attncc_emu_tmem_col(taddr) + n <= (unsigned)ATTNCC_EMU_TMEM_COLS;
+}
+ATTNCC_EMU_HD int attncc_emu_ld_32x32b(const unsigned *tmem, unsigned warp, unsigned t, unsigned taddr, unsigned n,
+                                      unsigned *r) {
+  if (!attncc_emu_ldst_ok(warp, taddr, n) || t >= 32u)
+    return 1;
+  const unsigned *row = tmem + (attncc_emu_tmem_lane(taddr) + t) * ATTNCC_EMU_TMEM_COLS + attncc_emu_tmem_col(taddr);
+  for (unsigned j = 0; j < n; ++j)
+    r[j] = row[j];
+  return 0;
+}
+ATTNCC_EMU_HD int attncc_emu_st_32x32b(unsigned *tmem, unsigned warp, unsigned t, unsigned taddr, unsigned n,
+                                      const unsigned *r) {
+  if (!attncc_emu_ldst_ok(warp, taddr, n) || t >= 32u)
+    return 1;
+  unsigned *row = tmem + (attncc_emu_tmem_lane(taddr) + t) * ATTNCC_EMU_TMEM_COLS + attncc_emu_tmem_col(taddr);
+  for (unsigned j = 0; j < n; ++j)
+    row[j] = r[j];
+  return 0;
 }
 
 // One tcgen05.mma.cta_group::1.kind::f16, M = 128, computed by the calling

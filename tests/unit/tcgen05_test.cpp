@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 using namespace attncc::isa;
@@ -218,6 +219,70 @@ TEST_CASE("tcgen05 emulator: tensor-memory addresses and the lane quarters", "[t
   CHECK_FALSE(attncc_emu_quarter_ok(6, 32u << 16));
   CHECK(attncc_emu_quarter_ok(0, 5));
   CHECK_FALSE(attncc_emu_quarter_ok(1, 5));
+}
+
+TEST_CASE("tcgen05 emulator: the column allocator follows the ISA's rules", "[tcgen05][emulate]") {
+  attncc_emu_tmem_alloc s;
+  attncc_emu_tmem_init(&s);
+  unsigned a = 0xDEADu, b = 0xDEADu, c = 0xDEADu;
+  // Not a power of two in [32, 512].
+  CHECK(attncc_emu_tmem_alloc_cols(&s, 16, &a) == ATTNCC_EMU_TMEM_BAD_COLS);
+  CHECK(attncc_emu_tmem_alloc_cols(&s, 96, &a) == ATTNCC_EMU_TMEM_BAD_COLS);
+  CHECK(attncc_emu_tmem_alloc_cols(&s, 1024, &a) == ATTNCC_EMU_TMEM_BAD_COLS);
+  // 256, then 128, then 64: lane 0, columns 0, 256, 384.
+  REQUIRE(attncc_emu_tmem_alloc_cols(&s, 256, &a) == 0);
+  CHECK(a == 0u);
+  REQUIRE(attncc_emu_tmem_alloc_cols(&s, 128, &b) == 0);
+  CHECK(b == 256u);
+  // The count may not grow between allocations (128 -> 256).
+  CHECK(attncc_emu_tmem_alloc_cols(&s, 256, &c) == ATTNCC_EMU_TMEM_GREW);
+  REQUIRE(attncc_emu_tmem_alloc_cols(&s, 64, &c) == 0);
+  CHECK(c == 384u);
+  // 448 of 512 columns are taken; the last 64 are free.
+  unsigned d = 0;
+  REQUIRE(attncc_emu_tmem_alloc_cols(&s, 64, &d) == 0);
+  CHECK(d == 448u);
+  // Now all 512 are taken: an alloc would block forever here.
+  unsigned e = 0;
+  CHECK(attncc_emu_tmem_alloc_cols(&s, 32, &e) == ATTNCC_EMU_TMEM_FULL);
+  // dealloc: the address must be lane 0 of a 32-column unit, and the
+  // columns must be allocated.
+  CHECK(attncc_emu_tmem_dealloc(&s, (32u << 16) | 256u, 128) == ATTNCC_EMU_TMEM_BAD_ADDR);
+  CHECK(attncc_emu_tmem_dealloc(&s, 260u, 128) == ATTNCC_EMU_TMEM_BAD_ADDR);
+  CHECK(attncc_emu_tmem_dealloc(&s, 256u, 128) == 0);
+  CHECK(attncc_emu_tmem_dealloc(&s, 256u, 128) == ATTNCC_EMU_TMEM_NOT_OWNED);
+  CHECK_FALSE(attncc_emu_tmem_all_freed(&s));
+  // The freed 128 columns can be had again (not more than the last count, 64).
+  unsigned f = 0;
+  REQUIRE(attncc_emu_tmem_alloc_cols(&s, 64, &f) == 0);
+  CHECK(f == 256u);
+  // After relinquish_alloc_permit the CTA may not alloc again, even with room.
+  attncc_emu_tmem_relinquish(&s);
+  CHECK(attncc_emu_tmem_alloc_cols(&s, 32, &e) == ATTNCC_EMU_TMEM_NO_PERMIT);
+  for (auto [at, n] : std::initializer_list<std::pair<unsigned, unsigned>>{{0u, 256u}, {256u, 64u}, {384u, 64u}, {448u, 64u}})
+    CHECK(attncc_emu_tmem_dealloc(&s, at, n) == 0);
+  CHECK(attncc_emu_tmem_all_freed(&s));
+}
+
+TEST_CASE("tcgen05 emulator: ld/st .32x32b, one lane per thread, the quarter rule", "[tcgen05][emulate]") {
+  std::vector<unsigned> tmem(ATTNCC_EMU_TMEM_LANES * ATTNCC_EMU_TMEM_COLS, 0);
+  // Warp 5 is quarter 1 (lanes 32..63); thread 7 stores 4 registers at
+  // column 100: lane 39, columns 100..103.
+  unsigned r[4] = {11, 12, 13, 14}, back[4] = {0, 0, 0, 0};
+  const unsigned taddr = (32u << 16) | 100u;
+  REQUIRE(attncc_emu_st_32x32b(tmem.data(), 5, 7, taddr, 4, r) == 0);
+  CHECK(tmem[39 * 512 + 100] == 11u);
+  CHECK(tmem[39 * 512 + 103] == 14u);
+  CHECK(tmem[38 * 512 + 100] == 0u);
+  REQUIRE(attncc_emu_ld_32x32b(tmem.data(), 1, 7, taddr, 4, back) == 0); // warp 1: also quarter 1
+  CHECK(back[0] == 11u);
+  CHECK(back[3] == 14u);
+  // Warp 4 (quarter 0) may not reach lane 32; 3 registers is no shape; the
+  // columns may not run past 511; a warp has 32 threads.
+  CHECK(attncc_emu_ld_32x32b(tmem.data(), 4, 7, taddr, 4, back) == 1);
+  CHECK(attncc_emu_ld_32x32b(tmem.data(), 5, 7, taddr, 3, back) == 1);
+  CHECK(attncc_emu_st_32x32b(tmem.data(), 5, 7, (32u << 16) | 510u, 4, r) == 1);
+  CHECK(attncc_emu_st_32x32b(tmem.data(), 5, 32, taddr, 4, r) == 1);
 }
 
 namespace {
