@@ -13,8 +13,8 @@
 // rules on nCols), tcgen05.ld/st .32x32b, and one tcgen05.mma .kind::f16
 // cta_group::1 with M = 128 (SS form, and TS form with A in tensor memory),
 // computed by the calling thread. Not yet: commit (an mbarrier arrive after
-// the work), the tensor memory as a per-CTA scratch buffer of a kernel,
-// M = 64 (its data-path layout), the 128-byte
+// the work), the tensor memory as a per-CTA scratch buffer of a kernel
+// (the MMA can already be split over a warp's lanes by rows), M = 64 (its data-path layout), the 128-byte
 // swizzle with 32-byte atomicity, a non-zero base offset, the MN-major
 // interleaved layout; each is reported as invalid, not guessed.
 #ifndef ATTNCC_TCGEN05_EMU_CUH
@@ -271,9 +271,12 @@ ATTNCC_EMU_HD int attncc_emu_st_32x32b(unsigned *tmem, unsigned warp, unsigned t
 // `bdesc`. `smem` is the CTA's shared memory: the byte at shared address a
 // is smem[a]. Returns 0, or 1 when a descriptor or the shape is not one it
 // emulates, or the rows leave tensor memory.
-ATTNCC_EMU_HD int attncc_emu_mma_f16(unsigned *tmem, const unsigned char *smem, unsigned dTmem, unsigned aTmem,
-                                     unsigned long long adesc, unsigned long long bdesc, unsigned idesc,
-                                     int accumulate) {
+// The rows m = first, first + step, ... of the product only: the lanes of
+// the issuing warp share one MMA this way (lane t computes rows t, t + 32,
+// ...), each row by one thread, so the result is the same bit for bit.
+ATTNCC_EMU_HD int attncc_emu_mma_f16_rows(unsigned *tmem, const unsigned char *smem, unsigned dTmem, unsigned aTmem,
+                                          unsigned long long adesc, unsigned long long bdesc, unsigned idesc,
+                                          int accumulate, int first, int step) {
   const attncc_emu_idesc id = attncc_emu_decode_idesc(idesc);
   const attncc_emu_sdesc a = attncc_emu_decode_sdesc(adesc), b = attncc_emu_decode_sdesc(bdesc);
   const bool aFromTmem = aTmem != 0xFFFFFFFFu;
@@ -284,7 +287,9 @@ ATTNCC_EMU_HD int attncc_emu_mma_f16(unsigned *tmem, const unsigned char *smem, 
     return 1;
   if (aFromTmem && (attncc_emu_tmem_lane(aTmem) != 0 || attncc_emu_tmem_col(aTmem) + 8 > ATTNCC_EMU_TMEM_COLS))
     return 1;
-  for (int m = 0; m < id.m; ++m)
+  if (first < 0 || step < 1)
+    return 1;
+  for (int m = first; m < id.m; m += step)
     for (int n = 0; n < id.n; ++n) {
       float acc = 0.0f;
       for (int k = 0; k < 16; ++k) {
@@ -315,6 +320,11 @@ ATTNCC_EMU_HD int attncc_emu_mma_f16(unsigned *tmem, const unsigned char *smem, 
       *d = c.u;
     }
   return 0;
+}
+ATTNCC_EMU_HD int attncc_emu_mma_f16(unsigned *tmem, const unsigned char *smem, unsigned dTmem, unsigned aTmem,
+                                     unsigned long long adesc, unsigned long long bdesc, unsigned idesc,
+                                     int accumulate) {
+  return attncc_emu_mma_f16_rows(tmem, smem, dTmem, aTmem, adesc, bdesc, idesc, accumulate, 0, 1);
 }
 
 #endif

@@ -341,6 +341,20 @@ TEST_CASE("tcgen05 emulator: one M = 128, N = 8 MMA, SS and TS forms", "[tcgen05
   // Refused: A from tensor memory marked MN-major; a Hopper B descriptor.
   CHECK(attncc_emu_mma_f16(t2.data(), s.data(), 0, 200, 0, bdesc, idesc | (1u << 15), 0) == 1);
   CHECK(attncc_emu_mma_f16(t2.data(), s.data(), 0, 200, 0, bdesc & ~(1ull << 46), idesc, 0) == 1);
+  // Split over a warp: lane t computes rows t, t + 32, t + 64, t + 96; the
+  // 32 lanes together write what one call writes, bit for bit, and lane 5
+  // alone writes only its rows.
+  std::vector<unsigned> t3(128 * 512, 0);
+  for (int t = 0; t < 32; ++t)
+    REQUIRE(attncc_emu_mma_f16_rows(t3.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, t, 32) == 0);
+  std::vector<unsigned> one(128 * 512, 0);
+  REQUIRE(attncc_emu_mma_f16(one.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0) == 0);
+  CHECK(t3 == one);
+  std::vector<unsigned> t4(128 * 512, 0);
+  REQUIRE(attncc_emu_mma_f16_rows(t4.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, 5, 32) == 0);
+  CHECK(f32(t4[37 * 512 + 40 + 3]) == 53.0f); // row 37: 16 * 3 + 5
+  CHECK(t4[36 * 512 + 40 + 3] == 0u);         // row 36 is lane 4's
+  CHECK(attncc_emu_mma_f16_rows(t4.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, 0, 0) == 1);
 }
 
 TEST_CASE("tcgen05 emulator: its 16-bit floats are the references'", "[tcgen05][emulate]") {
