@@ -418,3 +418,63 @@ extern "C" __global__ void emu_mma(unsigned *tmem, unsigned long long a, unsigne
     CHECK(!k->usage.spills());
   }
 }
+
+TEST_CASE("tcgen05: the inline-PTX helpers assemble for sm_100a", "[tcgen05][nvrtc]") {
+  // Every helper of codegen/cuda/tcgen05.cuh in one kernel, the order a
+  // tile of the planned path uses them (docs/design-tcgen05.md): NVRTC and
+  // ptxas accept each instruction for sm_100a, and the PTX holds each.
+  std::ifstream in(std::string(ATTNCC_SOURCE_DIR) + "/codegen/cuda/tcgen05.cuh");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string src = text.str() + R"(
+extern "C" __global__ void tc05(unsigned long long da, unsigned long long db, unsigned idesc, unsigned *out) {
+  __shared__ unsigned base;
+  __shared__ __align__(8) unsigned long long done;
+  const unsigned warp = threadIdx.x / 32;
+  if (warp == 0) {
+    attncc_tcgen05_alloc(&base, 256);
+    attncc_tcgen05_relinquish();
+  }
+  attncc_tcgen05_fence_before();
+  __syncthreads();
+  attncc_tcgen05_fence_after();
+  const unsigned t = base;
+  if (threadIdx.x == 0) {
+    attncc_tcgen05_mma_ss(t, da, db, idesc, 0);
+    attncc_tcgen05_mma_ts(t + 128, t, db, idesc, 1);
+    attncc_tcgen05_commit(&done);
+  }
+  unsigned r[8];
+  const unsigned lane0 = (32 * (warp % 4)) << 16;
+  attncc_tcgen05_ld_32x32b_x8(r, t + lane0);
+  attncc_tcgen05_wait_ld();
+  attncc_tcgen05_st_32x32b_x8(t + lane0 + 8, r);
+  attncc_tcgen05_wait_st();
+  out[threadIdx.x] = r[0] + r[7];
+  attncc_tcgen05_fence_before();
+  __syncthreads();
+  if (warp == 0)
+    attncc_tcgen05_dealloc(t, 256);
+}
+)";
+  attncc::nvrtc::CompileOptions o;
+  o.arch = "sm_100a";
+  o.wantPtx = true;
+  std::string err;
+  auto k = attncc::nvrtc::compile(src, "tc05", o, err);
+  INFO(err);
+  REQUIRE(k);
+  CHECK(!k->usage.spills());
+  for (const char *i : {"tcgen05.alloc.cta_group::1", "tcgen05.relinquish_alloc_permit", "tcgen05.mma.cta_group::1.kind::f16",
+                        "tcgen05.commit.cta_group::1", "tcgen05.ld.sync.aligned.32x32b.x8", "tcgen05.st.sync.aligned.32x32b.x8",
+                        "tcgen05.wait::ld", "tcgen05.wait::st", "tcgen05.fence::before_thread_sync",
+                        "tcgen05.fence::after_thread_sync", "tcgen05.dealloc.cta_group::1"}) {
+    INFO(i);
+    CHECK(k->ptx.find(i) != std::string::npos);
+  }
+  // The same kernel is refused for sm_90a: the instructions are sm_100a's.
+  o.arch = "sm_90a";
+  std::string err90;
+  CHECK_FALSE(attncc::nvrtc::compile(src, "tc05", o, err90));
+}
