@@ -91,6 +91,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(createCSEPass());
     pm.addPass(mlir::attncc::createAtomize());      // fragment layouts for mma.sync / wgmma
     pm.addPass(mlir::attncc::createAllocateSmem()); // staged blocks' places in shared memory
+    pm.addPass(mlir::attncc::createAllocateTmem()); // tcgen05: tensor-memory columns, alloc / dealloc
     pm.addPass(mlir::attncc::createPlaceWaits());   // when copies and products land
     pm.addPass(mlir::attncc::createWarpSpecialize()); // WSPEC: producer and consumer roles
     pm.addPass(mlir::attncc::createLowerCopies());  // the copies as nvgpu ops

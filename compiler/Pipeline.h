@@ -9,6 +9,7 @@
 //           Pipeline.cpp is the list)
 //   tile    the GPU kernels: lower-contract, map-to-gpu, launch-sink,
 //           gpu-kernel-outlining, canonicalize + cse, atomize, allocate-smem,
+//           allocate-tmem,
 //           place-waits, warp-specialize, lower-copies, lower-mma,
 //           lower-wgmma: a host
 //           function of launches (with the TMA descriptors they pass) and

@@ -53,6 +53,10 @@
 //   attncc.cta    = {threads, rows}      on a function: the CTA a tiled map
 //                                        asks for (attncc-partition; read by
 //                                        attncc-map-to-gpu)
+//   attncc.tmem_col = <column>           a tcgen05 product's first column
+//                                        of tensor memory (attncc-allocate-
+//                                        tmem; attncc.tile.tmem: the
+//                                        columns the kernel allocates)
 //   attncc.smem_offset = <bytes>         a staged read's place in the
 //                                        kernel's shared memory
 //                                        (attncc-allocate-smem; read by

@@ -383,6 +383,24 @@ def LowerMma : Pass<"attncc-lower-mma", "ModuleOp"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def AllocateTmem : Pass<"attncc-allocate-tmem", "ModuleOp"> {
+  let summary = "Tensor memory for the tcgen05 products: their columns, and the alloc / dealloc of one warp";
+  let description = [{
+    After attncc-allocate-smem, for kernels with tcgen05 contractions
+    (`attncc.atom = "tcgen05.m128nNk16"`; issue 14, not written by atomize
+    yet). Each product gets `attncc.tmem_col` (S's columns from 0 for every
+    Q*K^T, O's after them for every P*V; P is written over S) and the kernel
+    `attncc.tile.tmem`, the columns rounded up to a power of two (at least
+    32, at most 512). Warp 0 allocates them at the top (`nvvm.tcgen05.alloc`
+    into a 4-byte shared word, `relinquish_alloc_permit`), every thread reads
+    the address after `tcgen05.fence` before / `gpu.barrier` / fence after,
+    and warp 0 deallocates before the kernel returns. Kernels without tcgen05
+    contractions are unchanged.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect"];
+}
+
 def LowerWgmma : Pass<"attncc-lower-wgmma", "ModuleOp"> {
   let summary = "Write each wgmma contraction as its atoms: descriptors, monoid.wgmma on an in-place accumulator, fences, commit and the warpgroup turns";
   let description = [{

@@ -1,0 +1,152 @@
+//===- AllocateTmem.cpp - attncc-allocate-tmem (tensor memory, tcgen05) ---===//
+//
+// Pre:  outlined tiled kernels after attncc-allocate-smem. A tcgen05
+//       contraction is a vector.contract marked attncc.atom =
+//       "tcgen05.m128nNk16" (issue 14; atomize does not write it yet, so
+//       today only hand-written IR has one): its accumulator lives in tensor
+//       memory, lane = row, one 32-bit column per f32 element.
+// Post: each such contraction carries attncc.tmem_col, its accumulator's
+//       first column: every Q*K^T product (B = [N x K], K-major) shares S's
+//       columns from 0, every P*V product (B = [K x N]) O's, after S's. P
+//       is written over S (docs/design-tcgen05.md), so it needs none of its
+//       own. The kernel's attncc.tile gets tmem = the columns allocated: the
+//       sum rounded up to a power of two, at least 32 (the ISA's rule for
+//       tcgen05.alloc). The allocation is ops:
+//         a 4-byte shared word for the address (a memref.view after the
+//         other buffers; attncc.tile.smem grows by 16 bytes)
+//         warp 0: nvvm.tcgen05.alloc into it, nvvm.tcgen05.relinquish_alloc_permit
+//         nvvm.tcgen05.fence before, gpu.barrier, nvvm.tcgen05.fence after
+//         %tmem = memref.load of the word (i32: lane 31-16, column 15-0)
+//       and before the kernel returns: the fence, a barrier, and warp 0's
+//       nvvm.tcgen05.dealloc of the same columns. The NVVM ops take LLVM
+//       pointers: llvm.inttoptr of the word's address (shared) and of %tmem
+//       (tensor memory), the one LLVM-dialect op the tile IR uses
+//       (docs/design-tcgen05.md says why).
+// Refused: more than 512 columns ("required X, limit 512"), a kernel split
+//       into warp roles (WSPEC: not built with tcgen05 yet), a kernel
+//       without dynamic shared memory.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/MonoidOps.h"
+#include "ir/TileAttrs.h"
+#include "passes/KernelConstants.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "attncc-allocate-tmem"
+
+namespace mlir::attncc {
+#define GEN_PASS_DEF_ALLOCATETMEM
+#include "passes/Passes.h.inc"
+} // namespace mlir::attncc
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kTmemColumns = 512; // per CTA (PTX ISA, "Tensor Memory")
+
+bool isTcgen05(vector::ContractionOp c) {
+  auto a = c->getAttrOfType<StringAttr>("attncc.atom");
+  return a && a.getValue().starts_with("tcgen05.");
+}
+
+LogicalResult allocate(gpu::GPUFuncOp f) {
+  SmallVector<vector::ContractionOp> products;
+  f.walk([&](vector::ContractionOp c) {
+    if (isTcgen05(c))
+      products.push_back(c);
+  });
+  if (products.empty())
+    return success();
+  MLIRContext *ctx = f.getContext();
+  if (f->walk([](scf::IfOp i) { return i->hasAttr("attncc.roles") ? WalkResult::interrupt() : WalkResult::advance(); })
+          .wasInterrupted())
+    return f.emitOpError("attncc-allocate-tmem: tcgen05 atoms in a kernel split into warp roles (WSPEC) are not built yet");
+  // The columns of S (Q*K^T) and of O (P*V): the widest product of each.
+  int64_t sCols = 0, oCols = 0;
+  auto isPv = [](vector::ContractionOp c) {
+    return c.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, c.getContext());
+  };
+  for (vector::ContractionOp c : products) {
+    int64_t n = cast<VectorType>(c.getAccType()).getDimSize(1);
+    (isPv(c) ? oCols : sCols) = std::max(isPv(c) ? oCols : sCols, n);
+  }
+  int64_t need = sCols + oCols;
+  int64_t cols = std::max<int64_t>(32, static_cast<int64_t>(llvm::PowerOf2Ceil(need)));
+  if (cols > kTmemColumns)
+    return f.emitOpError("attncc-allocate-tmem: the products need more tensor memory than a CTA has: required ")
+           << need << " columns (S " << sCols << ", O " << oCols << "), limit " << kTmemColumns;
+  for (vector::ContractionOp c : products)
+    c->setAttr("attncc.tmem_col", IntegerAttr::get(IntegerType::get(ctx, 64), isPv(c) ? sCols : 0));
+
+  // The shared word that receives the address, after the other buffers.
+  gpu::DynamicSharedMemoryOp raw;
+  f.walk([&](gpu::DynamicSharedMemoryOp d) { raw = d; });
+  if (!raw)
+    return f.emitOpError("attncc-allocate-tmem: needs the kernel's dynamic shared memory (attncc-allocate-smem)");
+  auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
+  int64_t smem = tile.getAs<IntegerAttr>("smem").getInt();
+  int64_t at = llvm::alignTo(smem, 16);
+  NamedAttrList t(tile);
+  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), at + 16));
+  t.set("tmem", IntegerAttr::get(IntegerType::get(ctx, 64), cols));
+  f->setAttr("attncc.tile", t.getDictionary(ctx));
+
+  mlir::attncc::KernelConstants consts(f);
+  Location loc = f.getLoc();
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(raw);
+  auto wordT = MemRefType::get({1}, b.getI32Type(), MemRefLayoutAttrInterface{},
+                               gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  Value word = b.create<memref::ViewOp>(monoid::named(loc, "tmem_addr"), wordT, raw, consts.index(at), ValueRange{});
+  Value c0 = consts.index(0), nCols = consts.i32(cols);
+  Value warp = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
+  Value first = b.create<arith::CmpIOp>(monoid::named(loc, "allocator"), arith::CmpIPredicate::eq, warp, c0);
+  auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3), tmemPtr = LLVM::LLVMPointerType::get(ctx, 6);
+  {
+    auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(i.thenBlock()->getTerminator());
+    Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, word);
+    Value a64 = b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr);
+    Value p = b.create<LLVM::IntToPtrOp>(loc, sharedPtr, a64);
+    b.create<NVVM::Tcgen05AllocOp>(loc, p, nCols);
+    b.create<NVVM::Tcgen05RelinquishAllocPermitOp>(loc);
+  }
+  b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  b.create<gpu::BarrierOp>(monoid::named(loc, "the tensor memory's address is in shared memory"));
+  b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  Value tmem = b.create<memref::LoadOp>(monoid::named(loc, "tmem"), word, ValueRange{c0});
+
+  // Every column back before the kernel returns.
+  SmallVector<gpu::ReturnOp> returns;
+  f.walk([&](gpu::ReturnOp r) { returns.push_back(r); });
+  for (gpu::ReturnOp r : returns) {
+    b.setInsertionPoint(r);
+    b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    b.create<gpu::BarrierOp>(monoid::named(loc, "every product and load of tensor memory is done"));
+    auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+    b.setInsertionPoint(i.thenBlock()->getTerminator());
+    Value p = b.create<LLVM::IntToPtrOp>(loc, tmemPtr, tmem);
+    b.create<NVVM::Tcgen05DeallocOp>(loc, p, nCols);
+  }
+  return success();
+}
+
+struct AllocateTmemPass : mlir::attncc::impl::AllocateTmemBase<AllocateTmemPass> {
+  void runOnOperation() override {
+    if (failed(mlir::attncc::forEachTiledKernel(getOperation(), allocate)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
