@@ -205,6 +205,12 @@ inline SmallVector<TmaMap> tmaMaps(Operation *kernel) {
   return maps;
 }
 
+/// Whether a contraction's right operand is [K x N] (P*V's V: the map of
+/// the rhs starts with the reduction dim d2), not [N x K] (Q*K^T's K).
+inline bool rightIsKN(vector::ContractionOp c) {
+  return c.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, c.getContext());
+}
+
 /// Whether attncc-atomize put a contraction on wgmma.
 inline bool isWgmma(vector::ContractionOp c) {
   auto atom = c->getAttrOfType<StringAttr>("attncc.atom");

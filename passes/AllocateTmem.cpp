@@ -73,12 +73,9 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
     return f.emitOpError("attncc-allocate-tmem: tcgen05 atoms in a kernel split into warp roles (WSPEC) are not built yet");
   // The columns of S (Q*K^T) and of O (P*V): the widest product of each.
   int64_t sCols = 0, oCols = 0;
-  auto isPv = [](vector::ContractionOp c) {
-    return c.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, c.getContext());
-  };
   for (vector::ContractionOp c : products) {
-    int64_t n = cast<VectorType>(c.getAccType()).getDimSize(1);
-    (isPv(c) ? oCols : sCols) = std::max(isPv(c) ? oCols : sCols, n);
+    int64_t &cols = monoid::rightIsKN(c) ? oCols : sCols;
+    cols = std::max(cols, cast<VectorType>(c.getAccType()).getDimSize(1));
   }
   int64_t need = sCols + oCols;
   int64_t cols = std::max<int64_t>(32, static_cast<int64_t>(llvm::PowerOf2Ceil(need)));
@@ -86,7 +83,7 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
     return f.emitOpError("attncc-allocate-tmem: the products need more tensor memory than a CTA has: required ")
            << need << " columns (S " << sCols << ", O " << oCols << "), limit " << kTmemColumns;
   for (vector::ContractionOp c : products)
-    c->setAttr("attncc.tmem_col", IntegerAttr::get(IntegerType::get(ctx, 64), isPv(c) ? sCols : 0));
+    c->setAttr("attncc.tmem_col", IntegerAttr::get(IntegerType::get(ctx, 64), monoid::rightIsKN(c) ? sCols : 0));
 
   // The shared word that receives the address, after the other buffers.
   gpu::DynamicSharedMemoryOp raw;

@@ -110,7 +110,7 @@ public:
           set(c.getAcc(), "c", c);
           auto lr = c.getLhs().getDefiningOp<vector::TransferReadOp>();
           set(c.getLhs(), lr && !monoid::isStaged(lr) ? "a" : (lr ? "smem" : "c"), c);
-          bool kn = c.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, c.getContext());
+          bool kn = monoid::rightIsKN(c);
           if (stagedRead(c.getRhs()))
             set(c.getRhs(), "smem", c);
           else

@@ -175,7 +175,7 @@ private:
     auto lhsT = cast<VectorType>(c.getLhsType());
     int64_t nf = accT.getDimSize(1) / 8, kc = lhsT.getDimSize(1) / 16;
     Type et = lhsT.getElementType();
-    bool kn = c.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, c.getContext());
+    bool kn = monoid::rightIsKN(c);
     std::string ll = monoid::layoutOf(c.getLhs()), rl = monoid::layoutOf(c.getRhs());
     bool f16x = c->hasAttr("attncc.acc");
     auto stepsAttr = c->getAttrOfType<IntegerAttr>("attncc.acc_steps");

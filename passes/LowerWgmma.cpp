@@ -205,7 +205,7 @@ private:
     auto lhsT = cast<VectorType>(c.getLhsType());
     int64_t n = accT.getDimSize(1), kc = lhsT.getDimSize(1) / 16;
     Type et = lhsT.getElementType();
-    bool kn = c.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, c.getContext());
+    bool kn = monoid::rightIsKN(c);
     if (c.getIndexingMapsArray()[0].getResult(0) != getAffineDimExpr(0, c.getContext()))
       return c.emitOpError("wgmma needs the left operand as [M x K]");
     std::string ll = monoid::layoutOf(c.getLhs()), rl = monoid::layoutOf(c.getRhs());
@@ -285,8 +285,7 @@ private:
       } else {
         a = b.create<vector::ExtractOp>(monoid::named(loc, name + "_a"), aRegs, ArrayRef<OpFoldResult>{index(0), k});
       }
-      auto atom = b.create<monoid::WgmmaOp>(loc, a, db, acc, TypeAttr::get(et), kn ? b.getUnitAttr() : UnitAttr());
-      (void)atom;
+      b.create<monoid::WgmmaOp>(loc, a, db, acc, TypeAttr::get(et), kn ? b.getUnitAttr() : UnitAttr());
     }
     b.create<NVVM::WgmmaGroupSyncAlignedOp>(
         monoid::named(loc, "one group, waited for at the product's first use (attncc-place-waits)"));

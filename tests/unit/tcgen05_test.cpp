@@ -19,6 +19,14 @@
 using namespace attncc::isa;
 
 namespace {
+/// The text of codegen/cuda/<name>, as the tests compile it through NVRTC.
+std::string cudaHeader(const std::string &name) {
+  std::ifstream in(std::string(ATTNCC_SOURCE_DIR) + "/codegen/cuda/" + name);
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 uint32_t instr(Tc05Instr d) {
   std::string why;
   std::optional<uint32_t> v = encodeInstr(d, &why);
@@ -395,11 +403,7 @@ TEST_CASE("tcgen05 emulator: the header compiles as device code", "[tcgen05][emu
   // The same text in a kernel (the byte at shared address a is
   // window[a]), through NVRTC, for the H200 that runs the emulation (sm_90a)
   // and for sm_100a: it compiles, without spills.
-  std::ifstream in(std::string(ATTNCC_SOURCE_DIR) + "/codegen/cuda/tcgen05_emu.cuh");
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string src = text.str() + R"(
+  std::string src = cudaHeader("tcgen05_emu.cuh") + R"(
 extern "C" __global__ void emu_mma(unsigned *tmem, unsigned long long a, unsigned long long b, unsigned idesc,
                                    int *bad) {
   const unsigned char *window = (const unsigned char *)__cvta_shared_to_generic(0);
@@ -423,11 +427,7 @@ TEST_CASE("tcgen05: the inline-PTX helpers assemble for sm_100a", "[tcgen05][nvr
   // Every helper of codegen/cuda/tcgen05.cuh in one kernel, the order a
   // tile of the planned path uses them (docs/design-tcgen05.md): NVRTC and
   // ptxas accept each instruction for sm_100a, and the PTX holds each.
-  std::ifstream in(std::string(ATTNCC_SOURCE_DIR) + "/codegen/cuda/tcgen05.cuh");
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string src = text.str() + R"(
+  std::string src = cudaHeader("tcgen05.cuh") + R"(
 extern "C" __global__ void tc05(unsigned long long da, unsigned long long db, unsigned idesc, unsigned *out) {
   __shared__ unsigned base;
   __shared__ __align__(8) unsigned long long done;
