@@ -65,6 +65,11 @@ namespace codegen {
 /// codegen/cuda/tma.cuh, embedded at build time (codegen/cuda/embed.cmake).
 #include "codegen/cuda/tma.cuh.inc" // const char *kTmaCuh
 
+/// codegen/cuda/tcgen05.cuh and tcgen05_emu.cuh (`--emulate`), embedded at
+/// build time: the same device functions, inline PTX or the emulator.
+#include "codegen/cuda/tcgen05.cuh.inc"     // const char *kTcgen05Cuh
+#include "codegen/cuda/tcgen05_emu.cuh.inc" // const char *kTcgen05EmuCuh
+
 std::string KernelEmitter::fresh(std::string base) {
   for (char &c : base)
     if (!std::isalnum(static_cast<unsigned char>(c)))
@@ -98,7 +103,12 @@ std::string KernelEmitter::elem(Value v, StringRef e) {
     // Element e of a c tile reads the row (or column) slot it lies in.
     int64_t nf = cast<VectorType>(v.getType()).getDimSize(1) / 8;
     std::string x = "(" + e.str() + ")";
-    if (layoutOf(it->second) == "row")
+    std::string from = layoutOf(it->second);
+    if (from == "rowthread.row") // a rowthread tile's element e lies in the thread's row
+      return elem(it->second, "0");
+    if (from == "rowthread.col") // ... and in column e
+      return elem(it->second, e);
+    if (from == "row")
       return elem(it->second, "(" + x + " / " + std::to_string(4 * nf) + ") * 2 + ((" + x +
                                   " >> 1) & 1)");
     return elem(it->second, "((" + x + " >> 2) % " + std::to_string(nf) + ") * 2 + (" + x + " & 1)");
@@ -188,9 +198,12 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       })
       .Case([&](vector::BroadcastOp o) -> LogicalResult {
         if (isa<VectorType>(o.getSource().getType())) {
-          std::string l = layoutOf(o.getSource());
-          if (layoutOf(o.getResult()) != "c" || (l != "row" && l != "col"))
-            return o.emitOpError("only scalar broadcasts and row/col -> c broadcasts are supported");
+          std::string l = layoutOf(o.getSource()), r = layoutOf(o.getResult());
+          bool mma = r == "c" && (l == "row" || l == "col");
+          bool rowthread = r == "rowthread" && (l == "rowthread.row" || l == "rowthread.col");
+          if (!mma && !rowthread)
+            return o.emitOpError("only scalar broadcasts and row/col -> c (rowthread.row/col -> "
+                                 "rowthread) broadcasts are supported");
           spreadOf[o.getResult()] = o.getSource();
           return success();
         }
@@ -205,6 +218,11 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         return success();
       })
       .Case([&](vector::ShapeCastOp o) -> LogicalResult {
+        if (layoutOf(o.getResult()).empty() && layoutOf(o.getSource()).empty() &&
+            !isa_and_nonnull<arith::ConstantOp>(o.getSource().getDefiningOp())) {
+          names[o.getResult()] = ref(o.getSource()); // a thread's registers, in the same order
+          return success();
+        }
         if (layoutOf(o.getResult()).empty() || layoutOf(o.getResult()) != layoutOf(o.getSource()))
           return o.emitOpError("only layout-preserving shape casts are supported");
         names[o.getResult()] = ref(o.getSource());
@@ -216,7 +234,20 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         return o.emitOpError("a tensor-core contraction is printed as the atoms attncc-lower-mma and "
                              "attncc-lower-wgmma write");
       })
-      .Case([&](monoid::SmemDescriptorOp o) { return emitSmemDescriptor(o); })
+      .Case([&](monoid::SmemDescriptorOp o) {
+        return o.getTcgen05() ? emitTcgen05Descriptor(o) : emitSmemDescriptor(o);
+      })
+      .Case([&](vector::BitCastOp o) -> LogicalResult {
+        // 16-bit pairs as the 32-bit words they are packed in (tensor-memory stores).
+        if (!isPacked(o.getSource()) || !getElementTypeOrSelf(o.getType()).isInteger(32))
+          return o.emitOpError("the CUDA emitter bitcasts packed 16-bit pairs to i32 words only");
+        names[o.getResult()] = ref(o.getSource());
+        return success();
+      })
+      .Case<memref::ExtractAlignedPointerAsIndexOp, LLVM::IntToPtrOp, NVVM::Tcgen05AllocOp,
+            NVVM::Tcgen05RelinquishAllocPermitOp, NVVM::Tcgen05DeallocOp, NVVM::Tcgen05FenceOp, NVVM::Tcgen05WaitOp,
+            NVVM::Tcgen05StOp, NVVM::Tcgen05LdOp, NVVM::Tcgen05MMAOp, NVVM::Tcgen05CommitOp, NVVM::MBarrierInitOp,
+            NVVM::FenceMbarrierInitOp, NVVM::MBarrierTryWaitParityOp>([&](Operation *o) { return emitTcgen05(o); })
       .Case([&](monoid::WgmmaOp o) { return emitWgmmaAtom(o); })
       .Case<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp, NVVM::BarrierArriveOp>(
           [&](Operation *o) { return emitWgmmaSync(o); })
@@ -408,12 +439,16 @@ LogicalResult emitCuda(ModuleOp module, const CudaTargetInfo &target, raw_ostrea
       tiled = true;
   });
   module.walk([&](monoid::WgmmaOp) { wgmma = true; });
+  bool tcgen05 = false;
+  module.walk([&](NVVM::Tcgen05AllocOp) { tcgen05 = true; });
   if (tiled)
     os << kMmaCuh;
   if (wgmma)
     os << kWgmmaCuh;
-  if (tma)
+  if (tma || tcgen05)
     os << kTmaCuh;
+  if (tcgen05)
+    os << (module->hasAttr("attncc.emulate") ? kTcgen05EmuCuh : kTcgen05Cuh);
   // Kernels first into a buffer: they name the per-shape helpers they call.
   std::string kernels;
   llvm::raw_string_ostream ks(kernels);

@@ -5,9 +5,10 @@ namespace attncc::codegen {
 
 LogicalResult KernelEmitter::emitMultiReduction(vector::MultiDimReductionOp op) {
   auto src = cast<VectorType>(op.getSourceVectorType());
-  if (layoutOf(op.getSource()) != "c" || layoutOf(op.getResult()) != "row" ||
-      op.getReductionDims() != ArrayRef<int64_t>{1})
-    return op.emitOpError("only a row reduction of a c tile can be emitted");
+  std::string from = layoutOf(op.getSource()), to = layoutOf(op.getResult());
+  bool rowthread = from == "rowthread" && to == "rowthread.row";
+  if (!((from == "c" && to == "row") || rowthread) || op.getReductionDims() != ArrayRef<int64_t>{1})
+    return op.emitOpError("only a row reduction of a c (rowthread) tile can be emitted");
   std::string f;
   if (op.getKind() == vector::CombiningKind::MAXIMUMF) f = "fmaxf";
   else if (op.getKind() != vector::CombiningKind::ADD)
@@ -15,6 +16,14 @@ LogicalResult KernelEmitter::emitMultiReduction(vector::MultiDimReductionOp op) 
   auto comb = [&](const std::string &a, const std::string &b) {
     return f.empty() ? "(" + a + " + " + b + ")" : f + "(" + a + ", " + b + ")";
   };
+  if (rowthread) { // the thread holds its row whole: no shuffles
+    std::string n = define(op.getResult()), x = fresh("x");
+    os << "float " << x << " = " << elem(op.getSource(), "0") << ";\n";
+    os << "#pragma unroll\nfor (int e = 1; e < " << src.getDimSize(1) << "; ++e) " << x << " = "
+       << comb(x, elem(op.getSource(), "e")) << ";\n";
+    os << "float " << n << "[1] = {" << comb(x, elem(op.getAcc(), "0")) << "};\n";
+    return success();
+  }
   int64_t nf = src.getDimSize(1) / 8;
   std::string n = define(op.getResult());
   std::string x = fresh("x");

@@ -26,6 +26,11 @@ int64_t KernelEmitter::count(Value v) {
   if (l == "col") return (vt.getNumElements() / 8) * 2;
   if (l == "a") return fm * (vt.getDimSize(1) / 16) * 8;
   if (l == "b.nk" || l == "b.kn") return vt.getNumElements() / 32;
+  // tcgen05: thread t holds row t of a tile, its element of a row vector,
+  // all of a column vector.
+  if (l == "rowthread") return vt.getDimSize(1);
+  if (l == "rowthread.row") return 1;
+  if (l == "rowthread.col") return vt.getNumElements();
   return 0; // smem: not a register array
 }
 
@@ -35,6 +40,15 @@ SmallVector<std::string> KernelEmitter::coords(VectorType vt, const std::string 
   std::string x = "(" + e + ")";
   std::string w0 = "warp * " + std::to_string(fm * 16);
   auto n = [](int64_t v) { return std::to_string(v); };
+  // rowthread (tcgen05.ld.32x32b: warp w, lane t holds lane 32w + t of
+  // tensor memory, the tile's row).
+  if (l == "rowthread")
+    return {"warp * 32 + lane", x};
+  if (l == "rowthread.row")
+    return vt.getRank() == 2 ? SmallVector<std::string>{"warp * 32 + lane", "0"}
+                             : SmallVector<std::string>{"warp * 32 + lane"};
+  if (l == "rowthread.col")
+    return vt.getRank() == 2 ? SmallVector<std::string>{"0", x} : SmallVector<std::string>{x};
   if (l == "c") {
     int64_t nf = vt.getDimSize(1) / 8;
     return {w0 + " + (" + x + " / " + n(4 * nf) + ") * 16 + ((" + x + " >> 1) & 1) * 8 + g",
@@ -69,6 +83,7 @@ SmallVector<std::string> KernelEmitter::coords(VectorType vt, const std::string 
 std::string KernelEmitter::owner(const std::string &l) {
   if (l == "row") return "t4 == 0";
   if (l == "col") return "g == 0 && warp == 0";
+  if (l == "rowthread.col") return "lane == 0 && warp == 0";
   return "";
 }
 
@@ -271,6 +286,7 @@ LogicalResult KernelEmitter::emitView(memref::ViewOp op) {
     os << (k ? "x" : "") << d;
   os << (mt.getRank() == 4   ? " (slots x 128-byte slabs x rows x slab)\n"
          : mt.getRank() == 3 ? " (slots x rows x row stride)\n"
+         : mt.getRank() == 1 ? " (a word: the tensor-memory address, an mbarrier)\n"
                              : " (rows x row stride: the left operand of an mma, REPACK=smem)\n");
   return success();
 }
@@ -307,7 +323,7 @@ LogicalResult KernelEmitter::emitSync(Operation *op) {
 
 LogicalResult KernelEmitter::emitStep(vector::StepOp op) {
   std::string l = layoutOf(op.getResult());
-  if (l != "row" && l != "col")
+  if (l != "row" && l != "col" && l != "rowthread.row" && l != "rowthread.col")
     return op.emitOpError("vector.step needs a row or col layout, not '") << l << "'";
   std::string n = define(op.getResult());
   int64_t cnt = count(op.getResult());

@@ -176,6 +176,21 @@ LogicalResult KernelEmitter::emitScalar(Operation *op) {
           });
         return elementwise(o, unsignedOp(">>"));
       })
+      .Case([&](arith::ShLIOp o) {
+        if (getElementTypeOrSelf(o.getType()).isInteger(32))
+          return elementwise(o, [](ArrayRef<std::string> a) {
+            return "(int)((unsigned)" + a[0] + " << (unsigned)" + a[1] + ")";
+          });
+        return elementwise(o, unsignedOp("<<"));
+      })
+      .Case([&](arith::BitcastOp o) -> LogicalResult { // f32 <-> i32 bits (tensor-memory words)
+        Type from = getElementTypeOrSelf(o.getIn().getType()), to = getElementTypeOrSelf(o.getType());
+        if (from.isF32() && to.isInteger(32))
+          return elementwise(o, call("__float_as_int"));
+        if (from.isInteger(32) && to.isF32())
+          return elementwise(o, call("__int_as_float"));
+        return o.emitOpError("the CUDA emitter bitcasts f32 and i32 only");
+      })
       .Case([&](arith::CmpIOp o) { return emitCmpI(o); })
       .Case([&](arith::CmpFOp o) { return emitCmpF(o); })
       .Case([&](arith::SelectOp o) -> LogicalResult {

@@ -14,6 +14,8 @@
 //   EmitWgmma.cpp     the wgmma atom ops (monoid.smem_descriptor,
 //                     monoid.wgmma), register fences, commits, turns
 //   EmitControl.cpp   scf.for, scf.if, compares and reductions
+//   EmitTcgen05.cpp   the tcgen05 and tensor-memory ops (attncc-allocate-
+//                     tmem, attncc-lower-tcgen05) and their LLVM pointers
 // (Until 2026-12-01 all of it was one 1,857-line CudaEmitter.cpp.)
 //
 //===----------------------------------------------------------------------===//
@@ -166,6 +168,9 @@ private:
   // --- EmitWgmma.cpp: the wgmma atom ops (attncc-lower-wgmma), fences, commits, turns
   LogicalResult emitFenceAccumulators(NVVM::InlinePtxOp op);
   LogicalResult emitSmemDescriptor(monoid::SmemDescriptorOp op);
+  // EmitTcgen05.cpp
+  LogicalResult emitTcgen05(Operation *op);
+  LogicalResult emitTcgen05Descriptor(monoid::SmemDescriptorOp op);
   LogicalResult emitWgmmaAtom(monoid::WgmmaOp op);
   LogicalResult emitWgmmaSync(Operation *op);
 

@@ -97,6 +97,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(mlir::attncc::createLowerCopies());  // the copies as nvgpu ops
     pm.addPass(mlir::attncc::createLowerMma());     // mma.sync atoms as nvgpu ops
     pm.addPass(mlir::attncc::createLowerWgmma());   // wgmma atoms as descriptors, monoid.wgmma, fences, turns
+    pm.addPass(mlir::attncc::createLowerTcgen05()); // tcgen05 atoms: tensor-memory st/ld, MMAs, commit, wait
   }
 }
 

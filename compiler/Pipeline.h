@@ -11,7 +11,7 @@
 //           gpu-kernel-outlining, canonicalize + cse, atomize, allocate-smem,
 //           allocate-tmem,
 //           place-waits, warp-specialize, lower-copies, lower-mma,
-//           lower-wgmma: a host
+//           lower-wgmma, lower-tcgen05: a host
 //           function of launches (with the TMA descriptors they pass) and
 //           a gpu.module per kernel
 //

@@ -81,7 +81,12 @@ def Monoid_FragmentAttr : Monoid_Attr<"Fragment", "fragment"> {
     * `a`: A fragments read from memory;
     * `b.nk` / `b.kn`: B fragments read from memory, [N x K] or [K x N];
     * `smem`: a block staged in shared memory (attncc-stage), read by
-      ldmatrix or through a wgmma descriptor.
+      ldmatrix or through a wgmma or tcgen05 descriptor;
+    * `rowthread`: thread t of the CTA (four warps) holds row t of the tile
+      whole, as `tcgen05.ld.32x32b` gives a tensor-memory tile (tcgen05);
+    * `rowthread.row` / `rowthread.col`: a row vector (one element per
+      thread, its own row) / a column vector (every thread holds all of it)
+      beside a `rowthread` tile.
 
     ```mlir
     %s = vector.contract ... {attncc.layout = #monoid.fragment<c>}
@@ -90,7 +95,7 @@ def Monoid_FragmentAttr : Monoid_Attr<"Fragment", "fragment"> {
   let parameters = (ins "::mlir::monoid::Fragment":$kind);
   let hasCustomAssemblyFormat = 1;
   let extraClassDeclaration = [{
-    /// "c", "row", "col", "a", "b.nk", "b.kn" or "smem".
+    /// "c", "row", "col", "a", "b.nk", "b.kn", "smem", "rowthread", "rowthread.row" or "rowthread.col".
     ::llvm::StringRef layoutName() const { return ::mlir::monoid::fragmentName(getKind()); }
   }];
 }

@@ -48,7 +48,7 @@ inline StringRef arrangementName(Arrangement a) {
 
 /// The fragment layouts of #monoid.fragment (MonoidAttrs.td says what each
 /// one is).
-enum class Fragment : uint32_t { C, Row, Col, A, BNK, BKN, Smem };
+enum class Fragment : uint32_t { C, Row, Col, A, BNK, BKN, Smem, RowThread, RtRow, RtCol };
 inline StringRef fragmentName(Fragment f) {
   switch (f) {
   case Fragment::C: return "c";
@@ -58,13 +58,16 @@ inline StringRef fragmentName(Fragment f) {
   case Fragment::BNK: return "b.nk";
   case Fragment::BKN: return "b.kn";
   case Fragment::Smem: return "smem";
+  case Fragment::RowThread: return "rowthread";
+  case Fragment::RtRow: return "rowthread.row";
+  case Fragment::RtCol: return "rowthread.col";
   }
   return "?";
 }
 /// The layout named `name`, or nullopt.
 inline std::optional<Fragment> fragmentNamed(StringRef name) {
   for (Fragment f : {Fragment::C, Fragment::Row, Fragment::Col, Fragment::A, Fragment::BNK, Fragment::BKN,
-                     Fragment::Smem})
+                     Fragment::Smem, Fragment::RowThread, Fragment::RtRow, Fragment::RtCol})
     if (fragmentName(f) == name)
       return f;
   return std::nullopt;

@@ -145,8 +145,15 @@ static LogicalResult verifyLanes(Operation *op, VectorType tile, VectorType lane
     return op->emitOpError() << "the tile " << tile << " and its lanes " << lanes << " differ in element type";
   if (k.empty())
     return op->emitOpError("needs the tile's layout (attncc.layout: c, a, b.nk or b.kn)");
+  if (k == "rowthread") { // the thread's row: its C elements in order, or in pairs [C/2, 2]
+    if (tile.getRank() != 2 || lanes.getNumElements() != tile.getDimSize(1) || lanes.getRank() > 2 ||
+        (lanes.getRank() == 2 && lanes.getDimSize(1) != 2))
+      return op->emitOpError() << "lanes " << lanes << " are not a thread's row of a " << tile
+                               << " tile in layout 'rowthread' (vector<C> or vector<C/2 x 2>)";
+    return success();
+  }
   if (k != "c" && k != "a" && k != "b.nk" && k != "b.kn")
-    return op->emitOpError() << "layout '" << k << "' has no lanes form (c, a, b.nk or b.kn)";
+    return op->emitOpError() << "layout '" << k << "' has no lanes form (c, a, b.nk, b.kn or rowthread)";
   if (tile.getRank() != 2 || lanes.getRank() != 4 || lanes.getDimSize(3) != 2)
     return op->emitOpError() << "needs a 2-d tile and 4-d lanes [.., .., .., 2], not " << tile << " and " << lanes;
   int64_t r = tile.getDimSize(0), c = tile.getDimSize(1);

@@ -293,7 +293,7 @@ def Monoid_FromLanesOp : Monoid_Op<"from_lanes", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Monoid_SmemDescriptorOp : Monoid_Op<"smem_descriptor", [Pure]> {
-  let summary = "The shared-memory matrix descriptor of a wgmma operand in a 128-byte swizzled slot";
+  let summary = "The shared-memory matrix descriptor of a wgmma or tcgen05 operand in a 128-byte swizzled slot";
   let description = [{
     A wgmma operand in shared memory is named by a 64-bit descriptor (PTX
     ISA, "Matrix Descriptor Format" of the asynchronous warpgroup-level
@@ -309,12 +309,21 @@ def Monoid_SmemDescriptorOp : Monoid_Op<"smem_descriptor", [Pure]> {
     `indices` are the element's logical position: the XOR of the swizzle is
     the hardware's, on the address bits.
 
+    With `tcgen05` it is the sm_100a descriptor of `tcgen05.mma` (PTX ISA,
+    "Shared memory descriptor" of the tcgen05 instructions): the same fields,
+    plus the fixed 0b001 at bits 46-48 and the swizzle in bits 61-63 (value
+    2 for 128 bytes); the emitter takes its constant part from
+    `isa::encodeSmemFixed`. (`nvvm.tcgen05.mma_smem_desc` takes the start
+    address as an i32 already shifted, which a slot's subview cannot give
+    without `memref.extract_strided_metadata` arithmetic; this op names the
+    element instead.)
+
     ```mlir
     %db = monoid.smem_descriptor %v_j_view[%c0, %row, %c0] {leading_byte_offset = 16384 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64} : memref<1x128x64xf16, strided<[8192, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins AnyMemRef:$base, Variadic<Index>:$indices, I64Attr:$leading_byte_offset,
-                       I64Attr:$stride_byte_offset, I64Attr:$swizzle);
+                       I64Attr:$stride_byte_offset, I64Attr:$swizzle, UnitAttr:$tcgen05);
   let results = (outs I64:$descriptor);
   let assemblyFormat = "$base `[` $indices `]` attr-dict `:` type($base)";
   let hasVerifier = 1;

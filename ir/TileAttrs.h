@@ -45,10 +45,11 @@
 //   attncc.roles  (unit)                 the scf.if that splits a kernel into
 //                                        its producer (then) and consumer
 //                                        (else) warps (attncc-warp-specialize)
-//   attncc.family = "wgmma"              a contraction partition tiled for
-//                                        wgmma (absent: mma.sync)
+//   attncc.family = "wgmma" | "tcgen05"  a contraction partition tiled for
+//                                        wgmma or tcgen05 (absent: mma.sync)
 //   attncc.atom   = "mma.m16n8k16"       a contraction's instruction
 //                 | "wgmma.m64n<N>k16"   (attncc-atomize)
+//                 | "tcgen05.m128n<N>k16"
 //   attncc.tile   = {warps, rows, smem}  a kernel's CTA tile (attncc-atomize)
 //   attncc.cta    = {threads, rows}      on a function: the CTA a tiled map
 //                                        asks for (attncc-partition; read by
@@ -209,6 +210,12 @@ inline SmallVector<TmaMap> tmaMaps(Operation *kernel) {
 /// the rhs starts with the reduction dim d2), not [N x K] (Q*K^T's K).
 inline bool rightIsKN(vector::ContractionOp c) {
   return c.getIndexingMapsArray()[1].getResult(0) == getAffineDimExpr(2, c.getContext());
+}
+
+/// Whether attncc-atomize put a contraction on tcgen05 (tensor memory).
+inline bool isTcgen05(vector::ContractionOp c) {
+  auto atom = c->getAttrOfType<StringAttr>("attncc.atom");
+  return atom && atom.getValue().starts_with("tcgen05");
 }
 
 /// Whether attncc-atomize put a contraction on wgmma.

@@ -142,7 +142,7 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
     int64_t smem = 0;
     bool swizzled = false, wgmma = false;
     DenseMap<int64_t, int64_t> ringOffset;
-    f.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
+    f.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c) || monoid::isTcgen05(c); });
     f.walk([&](vector::TransferReadOp r) {
       if (!monoid::isStaged(r))
         return;

@@ -12,11 +12,14 @@
 //       own. The kernel's attncc.tile gets tmem = the columns allocated: the
 //       sum rounded up to a power of two, at least 32 (the ISA's rule for
 //       tcgen05.alloc). The allocation is ops:
-//         a 4-byte shared word for the address (a memref.view after the
-//         other buffers; attncc.tile.smem grows by 16 bytes)
+//         a 4-byte shared word for the address and an 8-byte mbarrier
+//         that the products' commits arrive on (memref.views after the
+//         other buffers, marked attncc.mma_done; attncc.tile.smem grows by
+//         16 bytes); thread 0 initializes the mbarrier (one arrival)
 //         warp 0: nvvm.tcgen05.alloc into it, nvvm.tcgen05.relinquish_alloc_permit
 //         nvvm.tcgen05.fence before, gpu.barrier, nvvm.tcgen05.fence after
-//         %tmem = memref.load of the word (i32: lane 31-16, column 15-0)
+//         %tmem = memref.load of the word (i32: lane 31-16, column 15-0),
+//         marked attncc.tmem_base
 //       and before the kernel returns: the fence, a barrier, and warp 0's
 //       nvvm.tcgen05.dealloc of the same columns. The NVVM ops take LLVM
 //       pointers: llvm.inttoptr of the word's address (shared) and of %tmem
@@ -119,10 +122,28 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
     b.create<NVVM::Tcgen05AllocOp>(loc, p, nCols);
     b.create<NVVM::Tcgen05RelinquishAllocPermitOp>(loc);
   }
+  // The mbarrier the products' tcgen05.commit arrives on (attncc-lower-
+  // tcgen05 waits on it), one arrival a phase, initialized by thread 0.
+  auto barT = MemRefType::get({1}, b.getI64Type(), MemRefLayoutAttrInterface{},
+                              gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  Value bar = b.create<memref::ViewOp>(monoid::named(loc, "mma_done"), barT, raw, consts.index(at + 8), ValueRange{});
+  bar.getDefiningOp()->setAttr("attncc.mma_done", b.getUnitAttr());
+  {
+    Value tid = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
+    Value t0 = b.create<arith::CmpIOp>(monoid::named(loc, "initializer"), arith::CmpIPredicate::eq, tid, c0);
+    auto i = b.create<scf::IfOp>(loc, t0, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(i.thenBlock()->getTerminator());
+    Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, bar);
+    Value p = b.create<LLVM::IntToPtrOp>(loc, sharedPtr, Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
+    b.create<NVVM::MBarrierInitOp>(loc, p, consts.i32(1), Value{});
+    b.create<NVVM::FenceMbarrierInitOp>(loc);
+  }
   b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
   b.create<gpu::BarrierOp>(monoid::named(loc, "the tensor memory's address is in shared memory"));
   b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   Value tmem = b.create<memref::LoadOp>(monoid::named(loc, "tmem"), word, ValueRange{c0});
+  tmem.getDefiningOp()->setAttr("attncc.tmem_base", b.getUnitAttr());
 
   // Every column back before the kernel returns.
   SmallVector<gpu::ReturnOp> returns;

@@ -148,4 +148,35 @@ void replaceByLanes(OpBuilder &b, vector::ContractionOp c, Value acc, VectorType
     t->erase();
 }
 
+FailureOr<AtomShape> atomShape(vector::ContractionOp c, StringRef family) {
+  AtomShape s;
+  s.acc = cast<VectorType>(c.getAccType());
+  s.lhs = cast<VectorType>(c.getLhsType());
+  s.n = s.acc.getDimSize(1);
+  s.kSteps = s.lhs.getDimSize(1) / 16;
+  s.elem = s.lhs.getElementType();
+  s.kn = monoid::rightIsKN(c);
+  if (c.getIndexingMapsArray()[0].getResult(0) != getAffineDimExpr(0, c.getContext()))
+    return c.emitOpError() << family << " needs the left operand as [M x K]";
+  std::string rl = monoid::layoutOf(c.getRhs());
+  if (rl != "smem")
+    return c.emitOpError() << family << " reads its right operand from shared memory, not layout '" << rl << "'";
+  s.lhsLayout = monoid::layoutOf(c.getLhs());
+  s.name = family.str();
+  if (auto nl = dyn_cast<NameLoc>(c.getLoc()))
+    s.name = nl.getName().str();
+  return s;
+}
+
+std::pair<Value, Value> kStepInSlot(OpBuilder &b, Location loc, Value k16, Value slabElems) {
+  return {b.create<arith::DivUIOp>(monoid::named(loc, "slab"), k16, slabElems),
+          b.create<arith::RemUIOp>(monoid::named(loc, "col"), k16, slabElems)};
+}
+
+Value swizzledDescriptor(OpBuilder &b, Location loc, Value mem, ValueRange at, int64_t lbo, bool tcgen05) {
+  return b.create<monoid::SmemDescriptorOp>(monoid::named(loc, "desc"), b.getI64Type(), mem, at,
+                                            b.getI64IntegerAttr(lbo), b.getI64IntegerAttr(1024),
+                                            b.getI64IntegerAttr(128), tcgen05 ? b.getUnitAttr() : UnitAttr());
+}
+
 } // namespace mlir::attncc

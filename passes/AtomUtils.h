@@ -1,6 +1,7 @@
 //===- AtomUtils.h - what the tensor-core atom passes share -----*- C++ -*-===//
 //
-// attncc-lower-mma and attncc-lower-wgmma write a contraction as atoms on
+// attncc-lower-mma, attncc-lower-wgmma and attncc-lower-tcgen05 write a
+// contraction as atoms on
 // a private accumulator, and read a staged block
 // from shared memory, not as a value: they need the slot's memref in the
 // iteration that reads it. attncc-lower-copies leaves each block as a
@@ -49,6 +50,29 @@ void storeLanes(OpBuilder &b, Location loc, Value init, Value acc, VectorType la
 /// operand when nothing else reads it.
 void replaceByLanes(OpBuilder &b, vector::ContractionOp c, Value acc, VectorType lanes, ValueRange zeros,
                     Location loadLoc);
+
+/// The shape of a contraction an asynchronous atom (wgmma, tcgen05) takes:
+/// [M x K] by a right operand in shared memory (layout smem), checked, with
+/// the numbers the lowering needs. `family` names the atom in the errors.
+struct AtomShape {
+  VectorType acc, lhs;
+  int64_t n = 0, kSteps = 0; // N, and the k16 steps of K
+  Type elem;                 // the operands' element type
+  bool kn = false;           // B is [K x N] (P*V's V, MN-major)
+  std::string lhsLayout;     // "smem" (a descriptor) or the registers' layout
+  std::string name;          // the product's name (its NameLoc), else `family`
+};
+FailureOr<AtomShape> atomShape(vector::ContractionOp c, StringRef family);
+
+/// Where the k16 step at `k16` (elements) starts in a K-major operand's
+/// 128-byte swizzled slot ([slabs, rows, slab]): slab k16 / slab, column
+/// k16 % slab (32 bytes a step into the swizzled row).
+std::pair<Value, Value> kStepInSlot(OpBuilder &b, Location loc, Value k16, Value slabElems);
+
+/// monoid.smem_descriptor of `mem` at `at`, 128-byte swizzle, stride byte
+/// offset 1024 (8 rows of 128 B), leading byte offset `lbo`; the sm_100a
+/// form with `tcgen05`.
+Value swizzledDescriptor(OpBuilder &b, Location loc, Value mem, ValueRange at, int64_t lbo, bool tcgen05);
 
 } // namespace mlir::attncc
 

@@ -29,6 +29,15 @@
 // register A fragment is the mma.sync one, so the layouts do not change;
 // only the operands in shared memory must be swizzled (attncc.stage ".swz").
 //
+// tcgen05 (attncc.family = "tcgen05"): one thread issues m128nNk16 for the
+// CTA's 128 rows into tensor memory, and warp w (of 4) reads lanes [32w,
+// 32w + 32) back (tcgen05.ld.32x32b: the quarter rule), so thread t holds
+// row t whole. The layouts are rowthread (a tile), rowthread.row (its row
+// vector: one element) and rowthread.col (a column vector: all of it) in
+// place of c, row and col; the row reductions need no shuffles. Both
+// operands of Q*K^T and V come from swizzled shared memory; P stays in
+// rowthread and attncc-lower-tcgen05 writes it into tensor memory.
+//
 // Assignment is unification: a contraction fixes its result, accumulator and
 // operands; elementwise ops, scf.for iter_args and shape casts give their
 // values one layout; a row reduction maps c to row; a broadcast maps row or
@@ -70,6 +79,9 @@ using monoid::stagedRead;
 
 class Assigner {
 public:
+  /// The accumulator, row and column layouts: c / row / col for mma.sync
+  /// and wgmma, rowthread / rowthread.row / rowthread.col for tcgen05.
+  std::string acc = "c", row = "row", col = "col";
   DenseMap<Value, std::string> layout;
   bool changed = false;
   LogicalResult status = success();
@@ -106,10 +118,10 @@ public:
   void visit(Operation *op) {
     llvm::TypeSwitch<Operation *>(op)
         .Case([&](vector::ContractionOp c) {
-          set(c.getResult(), "c", c);
-          set(c.getAcc(), "c", c);
+          set(c.getResult(), acc, c);
+          set(c.getAcc(), acc, c);
           auto lr = c.getLhs().getDefiningOp<vector::TransferReadOp>();
-          set(c.getLhs(), lr && !monoid::isStaged(lr) ? "a" : (lr ? "smem" : "c"), c);
+          set(c.getLhs(), lr && !monoid::isStaged(lr) ? "a" : (lr ? "smem" : acc), c);
           bool kn = monoid::rightIsKN(c);
           if (stagedRead(c.getRhs()))
             set(c.getRhs(), "smem", c);
@@ -117,18 +129,18 @@ public:
             set(c.getRhs(), kn ? "b.kn" : "b.nk", c);
         })
         .Case([&](vector::MultiDimReductionOp r) {
-          set(r.getSource(), "c", r);
-          set(r.getResult(), "row", r);
-          set(r.getAcc(), "row", r);
+          set(r.getSource(), acc, r);
+          set(r.getResult(), row, r);
+          set(r.getAcc(), row, r);
         })
         .Case([&](vector::ShapeCastOp s) { unify({s.getSource(), s.getResult()}, s); })
         .Case([&](vector::BroadcastOp b) {
           auto src = dyn_cast<VectorType>(b.getSource().getType());
           if (!src)
             return;
-          set(b.getResult(), "c", b);
+          set(b.getResult(), acc, b);
           bool rowVec = src.getRank() == 2 && src.getDimSize(1) == 1;
-          set(b.getSource(), rowVec ? "row" : "col", b);
+          set(b.getSource(), rowVec ? row : col, b);
         })
         .Case([&](scf::ForOp f) {
           auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
@@ -169,7 +181,7 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     if (threads % 32)
       return f.emitOpError("attncc-atomize: ") << threads << " threads is not whole warps";
     int64_t warps = threads / 32, rows = 0, producers = 0;
-    bool wgmma = false;
+    bool wgmma = false, tcgen05 = false;
     // WSPEC=load1 (attncc-partition): one warp past the warpgroups that own
     // the wgmma rows (16 per warp) only copies blocks in.
     f.walk([&](vector::ContractionOp c) {
@@ -196,7 +208,39 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       int64_t m = acc.getDimSize(0), n = acc.getDimSize(1), k = lhs.getDimSize(1);
       if (rows == 0)
         rows = m;
-      if (c->hasAttr("attncc.family")) {
+      auto family = c->getAttrOfType<StringAttr>("attncc.family");
+      if (family && family.getValue() == "tcgen05") {
+        tcgen05 = true;
+        // One m128nNk16 product for the CTA, issued by one thread; warp w
+        // reads lanes [32w, 32w + 32) of tensor memory (the quarter rule),
+        // so each thread holds one row: layout rowthread.
+        if (warps != 4 || m != 128 || m != rows || n % 16 || n > 256 || k % 16) {
+          c.emitOpError("attncc-atomize: a ")
+              << m << "x" << n << "x" << k << " contraction over " << warps
+              << " warps does not divide into tcgen05.m128nNk16 atoms (4 warps, 128 rows, N a multiple "
+                 "of 16 up to 256, depth of 16)";
+          return WalkResult::interrupt();
+        }
+        if (!stagedRead(c.getRhs()) || !monoid::isSwizzled(stagedRead(c.getRhs()))) {
+          c.emitOpError("attncc-atomize: tcgen05 reads its right operand from shared memory in the "
+                        "128-byte swizzled layout; stage it (STAGE@<axis>=.../swz128)");
+          return WalkResult::interrupt();
+        }
+        auto l = stagedRead(c.getLhs());
+        if (l && !monoid::isSwizzled(l)) {
+          c.emitOpError("attncc-atomize: tcgen05 reads a staged left operand only in the 128-byte "
+                        "swizzled layout (swz128)");
+          return WalkResult::interrupt();
+        }
+        if (!l && c.getLhs().getDefiningOp<vector::TransferReadOp>()) {
+          c.emitOpError("attncc-atomize: tcgen05 takes its left operand from shared memory or from "
+                        "tensor memory (a value the kernel computed); stage this read (STAGE@q=d1/cp/swz128)");
+          return WalkResult::interrupt();
+        }
+        c->setAttr("attncc.atom", StringAttr::get(c.getContext(), "tcgen05.m128n" + std::to_string(n) + "k16"));
+        return WalkResult::advance();
+      }
+      if (family) {
         wgmma = true;
         // One m64nNk16 per warpgroup and k-step; warp w of the CTA owns rows
         // [16w, 16w + 16), so the accumulator is layout c with FM = 1.
@@ -246,6 +290,11 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     }
 
     Assigner as;
+    if (tcgen05) {
+      as.acc = "rowthread";
+      as.row = "rowthread.row";
+      as.col = "rowthread.col";
+    }
     do {
       as.changed = false;
       f.walk([&](Operation *op) { as.visit(op); });

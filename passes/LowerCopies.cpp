@@ -99,7 +99,8 @@ public:
     // from their slot's view (ldmatrix, descriptors): loops carry that view.
     f.walk([&](vector::ContractionOp c) {
       if (auto a = c->getAttrOfType<StringAttr>("attncc.atom"))
-        mmaReaders = mmaReaders || a.getValue().starts_with("mma.") || a.getValue().starts_with("wgmma.");
+        mmaReaders = mmaReaders || a.getValue().starts_with("mma.") || a.getValue().starts_with("wgmma.") ||
+                     a.getValue().starts_with("tcgen05.");
     });
   }
 

@@ -186,37 +186,24 @@ private:
 
   Value mulIdx(Value x, int64_t k) { return b.create<arith::MulIOp>(loc, x, index(k)); }
 
-  /// Where the k16 step at `k16` (elements) starts in a K-major operand's
-  /// slot ([slabs, rows, slab]): slab k16 / slab, column k16 % slab (32
-  /// bytes a step into the swizzled row).
   std::pair<Value, Value> kStep(Value mem, Value k16) {
-    int64_t slab = cast<MemRefType>(mem.getType()).getDimSize(2);
-    return {b.create<arith::DivUIOp>(monoid::named(loc, "slab"), k16, index(slab)),
-            b.create<arith::RemUIOp>(monoid::named(loc, "col"), k16, index(slab))};
+    return mlir::attncc::kStepInSlot(b, loc, k16, index(cast<MemRefType>(mem.getType()).getDimSize(2)));
   }
   Value descriptor(Value mem, ValueRange at, int64_t lbo) {
-    return b.create<monoid::SmemDescriptorOp>(monoid::named(loc, "desc"), b.getI64Type(), mem, at,
-                                              b.getI64IntegerAttr(lbo), b.getI64IntegerAttr(1024),
-                                              b.getI64IntegerAttr(128));
+    return mlir::attncc::swizzledDescriptor(b, loc, mem, at, lbo, /*tcgen05=*/false);
   }
 
   LogicalResult lower(vector::ContractionOp c, bool turnStarts, bool turnEnds) {
-    auto accT = cast<VectorType>(c.getAccType());
-    auto lhsT = cast<VectorType>(c.getLhsType());
-    int64_t n = accT.getDimSize(1), kc = lhsT.getDimSize(1) / 16;
-    Type et = lhsT.getElementType();
-    bool kn = monoid::rightIsKN(c);
-    if (c.getIndexingMapsArray()[0].getResult(0) != getAffineDimExpr(0, c.getContext()))
-      return c.emitOpError("wgmma needs the left operand as [M x K]");
-    std::string ll = monoid::layoutOf(c.getLhs()), rl = monoid::layoutOf(c.getRhs());
-    if (rl != "smem")
-      return c.emitOpError("wgmma reads its right operand from shared memory, not layout '") << rl << "'";
+    FailureOr<mlir::attncc::AtomShape> shape = mlir::attncc::atomShape(c, "wgmma");
+    if (failed(shape))
+      return failure();
+    int64_t n = shape->n, kc = shape->kSteps;
+    Type et = shape->elem;
+    bool kn = shape->kn;
+    const std::string &ll = shape->lhsLayout, &name = shape->name;
     bool regA = ll != "smem";
     if (regA && ll != "a" && ll != "c")
       return c.emitOpError("left operand layout '") << ll << "' cannot feed wgmma";
-    std::string name = "wgmma";
-    if (auto nl = dyn_cast<NameLoc>(c.getLoc()))
-      name = nl.getName().str();
     // The register fence attncc-place-waits wrote after the product's wait.
     NVVM::InlinePtxOp fence;
     for (Operation *u : c.getResult().getUsers())

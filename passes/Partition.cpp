@@ -11,7 +11,8 @@
 //       lift vectorized over (rows, block) and folded by the carrier's block
 //       combine (ir/Carrier.h buildBlockCombine). The function records the
 //       CTA it asks for: attncc.cta = {threads = WM*WN*32, rows = M}. With a
-//       wgmma atom each vector.contract is marked attncc.family = "wgmma".
+//       wgmma (tcgen05) atom each vector.contract is marked attncc.family =
+//       "wgmma" ("tcgen05").
 //
 // Vectorizing is one rule per value: a value depends on the row (R), the
 // element (K), both or neither; its type gains the leading dimensions
@@ -406,8 +407,11 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
 
     fn->setAttr("attncc.schedule", reduce.getScheduleAttr());
     Builder fb(fn.getContext());
-    if (tile.atom->kind == ::attncc::AtomKind::Wgmma) // attncc-atomize picks the instruction
-      fn.walk([&](vector::ContractionOp c) { c->setAttr("attncc.family", fb.getStringAttr("wgmma")); });
+    // attncc-atomize picks the instruction of the family.
+    if (tile.atom->kind == ::attncc::AtomKind::Wgmma || tile.atom->kind == ::attncc::AtomKind::Tcgen05) {
+      StringAttr family = fb.getStringAttr(tile.atom->kind == ::attncc::AtomKind::Wgmma ? "wgmma" : "tcgen05");
+      fn.walk([&](vector::ContractionOp c) { c->setAttr("attncc.family", family); });
+    }
     // WSPEC=load1: one more warp, which only copies blocks in (attncc-atomize
     // tells it from the warps that own rows).
     const ::attncc::Schedule &sched = reduce.getScheduleAttr().getSchedule();

@@ -387,14 +387,15 @@ def AllocateTmem : Pass<"attncc-allocate-tmem", "ModuleOp"> {
   let summary = "Tensor memory for the tcgen05 products: their columns, and the alloc / dealloc of one warp";
   let description = [{
     After attncc-allocate-smem, for kernels with tcgen05 contractions
-    (`attncc.atom = "tcgen05.m128nNk16"`; issue 14, not written by atomize
-    yet). Each product gets `attncc.tmem_col` (S's columns from 0 for every
+    (`attncc.atom = "tcgen05.m128nNk16"`). Each product gets `attncc.tmem_col` (S's columns from 0 for every
     Q*K^T, O's after them for every P*V; P is written over S) and the kernel
     `attncc.tile.tmem`, the columns rounded up to a power of two (at least
     32, at most 512). Warp 0 allocates them at the top (`nvvm.tcgen05.alloc`
     into a 4-byte shared word, `relinquish_alloc_permit`), every thread reads
     the address after `tcgen05.fence` before / `gpu.barrier` / fence after,
-    and warp 0 deallocates before the kernel returns. Kernels without tcgen05
+    and warp 0 deallocates before the kernel returns. Thread 0 initializes
+    an mbarrier beside the address (`attncc.mma_done`, one arrival) for the
+    products' commits. Kernels without tcgen05
     contractions are unchanged.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
@@ -424,6 +425,29 @@ def LowerWgmma : Pass<"attncc-lower-wgmma", "ModuleOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
                            "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
                            "mlir::monoid::MonoidDialect"];
+}
+
+def LowerTcgen05 : Pass<"attncc-lower-tcgen05", "ModuleOp"> {
+  let summary = "Write each tcgen05 contraction as its ops: tensor-memory stores of the accumulator and of P, one thread's descriptors, MMAs and commit, the mbarrier wait, the tensor-memory load";
+  let description = [{
+    After attncc-lower-copies, for the contractions attncc-atomize put on
+    tcgen05 (`attncc.atom = "tcgen05.m128nNk16"`, layout `rowthread`) and
+    attncc-allocate-tmem gave columns. Per thread (warp w owns lanes
+    [32w, 32w + 32) of tensor memory): the accumulator's row, unless it is a
+    zero splat, by `nvvm.tcgen05.st` (32x32b); for the tensor-memory-A form
+    (P * V) P's row rounded to 16-bit pairs over S's columns; then
+    `tcgen05.wait <store>`, `tcgen05.fence` before / `gpu.barrier` / after.
+    Thread 0 issues a loop over the k16 steps (`attncc.unroll`) of
+    `monoid.smem_descriptor {tcgen05}` and `nvvm.tcgen05.mma` (the
+    instruction descriptor from `isa::encodeInstr`) and
+    `nvvm.tcgen05.commit` on allocate-tmem's mbarrier; every thread waits on
+    its phase (`nvvm.mbarrier.try_wait.parity`, a counter in a private
+    alloca), fences, and loads its row back (`nvvm.tcgen05.ld` 32x32b,
+    `tcgen05.wait <load>`, `monoid.from_lanes`).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect", "mlir::monoid::MonoidDialect"];
 }
 
 def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {

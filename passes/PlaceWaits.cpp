@@ -103,7 +103,9 @@ public:
     warps = tile.getAs<IntegerAttr>("warps").getInt();
     if (auto p = tile.getAs<IntegerAttr>("producers"))
       producers = p.getInt();
-    f.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c); });
+    // tcgen05.mma reads shared memory through the async proxy too: the same
+    // proxy fence after threads' (cp.async) writes.
+    f.walk([&](vector::ContractionOp c) { wgmma = wgmma || monoid::isWgmma(c) || monoid::isTcgen05(c); });
   }
 
   LogicalResult run(gpu::GPUFuncOp f) {

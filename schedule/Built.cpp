@@ -9,16 +9,27 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     if (!t.atom)
       continue;
     atomTile = &t;
-    if (t.atom->kind == AtomKind::Tcgen05)
-      return KnobError{"TILE@" + t.axis, "tcgen05 atom",
-                       "an mma or wgmma atom (mma_m16n8k16_<f16|bf16>, wgmma_m64n<N>k16_<f16|bf16>); "
-                       "the tcgen05 atoms are not built yet"};
+    if (t.atom->kind == AtomKind::Tcgen05) {
+      // Built (issue 14, step 1): one m128 product per CTA, issued by one
+      // thread, four warps for the four lane quarters of tensor memory.
+      std::string geo = "w" + std::to_string(t.wm) + "x" + std::to_string(t.wn) + "/f" + std::to_string(t.fm) +
+                        "x" + std::to_string(t.fn);
+      if (t.wm != 4 || t.fm != 1)
+        return KnobError{"TILE@" + t.axis, geo,
+                         "w4x1/f1x<FN> with a tcgen05 atom (four warps, one per lane quarter of "
+                         "tensor memory, and one m128 tile per CTA; more are not built yet)"};
+    }
     if (t.atom->kind == AtomKind::Wgmma && t.fm != 1)
       return KnobError{"TILE@" + t.axis, "f" + std::to_string(t.fm) + "x" + std::to_string(t.fn),
                        "f1x<FN> with a wgmma atom (several m64 tiles per warpgroup are not built "
                        "yet; add warpgroups with w<WM> instead)"};
   }
   bool wgmma = atomTile && atomTile->atom->kind == AtomKind::Wgmma;
+  bool tcgen05 = atomTile && atomTile->atom->kind == AtomKind::Tcgen05;
+  // wgmma and tcgen05 read their shared-memory operands through descriptors
+  // of the 128-byte swizzled layout.
+  bool byDescriptor = wgmma || tcgen05;
+  std::string atomName = tcgen05 ? "tcgen05" : "wgmma";
   bool kvSwizzled = false;
   for (const StageKnob &st : s.stages) {
     std::string k = "STAGE@" + st.axis;
@@ -32,19 +43,35 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     if (st.transport == Transport::Tma && st.axis != atomTile->axis)
       return KnobError{k, "tma", "cp for a free axis (its tile is read once; TMA is built for the "
                                  "blocks of the fold)"};
-    if (st.layout == SmemLayout::Swz128 && !wgmma && st.transport != Transport::Tma)
+    if (st.layout == SmemLayout::Swz128 && !byDescriptor && st.transport != Transport::Tma)
       return KnobError{k, "swz128", "dense or pad with an mma atom and sync or cp (the swizzled "
-                                    "layout is built for TMA and for wgmma atoms)"};
-    if (wgmma && !st.swizzled())
+                                    "layout is built for TMA and for wgmma and tcgen05 atoms)"};
+    if (byDescriptor && !st.swizzled())
       return KnobError{k, st.layout == SmemLayout::Pad ? "pad" : "dense",
-                       "swz128 with a wgmma atom (wgmma reads shared memory in the 128-byte "
-                       "swizzled layout)"};
+                       "swz128 with a " + atomName + " atom (" + atomName +
+                           " reads shared memory in the 128-byte swizzled layout)"};
     kvSwizzled = kvSwizzled || st.axis == atomTile->axis;
   }
-  if (wgmma && !kvSwizzled)
-    return KnobError{"TILE@" + atomTile->axis, "wgmma atom",
-                     "a STAGE@" + atomTile->axis + "=d<1|2|3>/cp|tma[/ring]/swz128 with it (wgmma reads "
-                     "its B operand, K and V, from shared memory)"};
+  if (byDescriptor && !kvSwizzled)
+    return KnobError{"TILE@" + atomTile->axis, atomName + " atom",
+                     "a STAGE@" + atomTile->axis + "=d<1|2|3>/cp|tma[/ring]/swz128 with it (" + atomName +
+                         " reads its B operand, K and V, from shared memory)"};
+  if (tcgen05) {
+    // Knobs that act on the fold's products and are built for wgmma or
+    // mma.sync only so far.
+    if (!s.wspec.empty())
+      return KnobError{"WSPEC", "load" + std::to_string(s.wspec[0].warps),
+                       "no WSPEC with a tcgen05 atom (its roles are not built yet)"};
+    if (s.overlap)
+      return KnobError{"OVERLAP", overlapName(*s.overlap), "none with a tcgen05 atom (not built yet)"};
+    bool freeStaged = false;
+    for (const StageKnob &st : s.stages)
+      freeStaged = freeStaged || st.axis != atomTile->axis;
+    if (!freeStaged)
+      return KnobError{"TILE@" + atomTile->axis, "tcgen05 atom",
+                       "a STAGE of the free axis with it (STAGE@q=d1/cp/swz128: tcgen05 reads Q from "
+                       "shared memory)"};
+  }
   if (s.overlap && overlapsWg(*s.overlap)) {
     std::string v = overlapName(*s.overlap);
     if (!wgmma || atomTile->wm < 8)
@@ -101,9 +128,10 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     if (!atomTile)
       return KnobError{"REPACK", "smem", "regs without a tensor-core TILE (the handoff moves P from "
                                          "the C fragments of one mma product to the A operand of the next)"};
-    if (wgmma)
-      return KnobError{"REPACK", "smem", "regs with a wgmma atom (the shared-memory handoff is built "
-                                         "for mma.sync; wgmma reads P from registers)"};
+    if (byDescriptor)
+      return KnobError{"REPACK", "smem", "regs with a " + atomName + " atom (the shared-memory handoff is built "
+                                         "for mma.sync; " + (tcgen05 ? std::string("tcgen05 takes P from tensor memory)")
+                                                                    : std::string("wgmma reads P from registers)"))};
   }
   if (s.hoist && *s.hoist == HoistKind::Off)
     for (const StageKnob &st : s.stages)
@@ -119,8 +147,8 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     if (!atomTile)
       return KnobError{"ACC", "f16x", "f32 without a tensor-core TILE (f16x runs the contractions on "
                                       "the fp16-accumulate mma.sync atom: TILE@kv=a:mma_m16n8k16_f16/...)"};
-    if (wgmma)
-      return KnobError{"ACC", "f16x", "f32 with a wgmma atom (fp16 accumulation is built for the "
+    if (byDescriptor)
+      return KnobError{"ACC", "f16x", "f32 with a " + atomName + " atom (fp16 accumulation is built for the "
                                       "mma.sync atom only)"};
     // bf16 operands with f16x are refused by the target check (Targets.cpp).
   }

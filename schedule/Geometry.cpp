@@ -10,8 +10,8 @@ int64_t reduceBlock(const TileKnob &t) {
 }
 
 int64_t freeRowsPerCta(const TileKnob &t) {
-  if (t.atom && t.atom->kind == AtomKind::Wgmma)
-    return int64_t(t.wm / 4) * t.fm * t.atom->m; // one m64 atom per warpgroup
+  if (t.atom && (t.atom->kind == AtomKind::Wgmma || t.atom->kind == AtomKind::Tcgen05))
+    return int64_t(t.wm / 4) * t.fm * t.atom->m; // one atom per warpgroup (m64; tcgen05: m128 per CTA)
   if (t.atom)
     return int64_t(t.wm) * t.fm * t.atom->m;
   return int64_t(t.nm) * t.fm;

@@ -6,7 +6,9 @@
 //   tensor-core form a:<atom>/w<WM>x<WN>/f<FM>x<FN>/k<bk>:
 //     rows of the free (query) axis per CTA   = WM * FM * atom.m
 //       (wgmma: a warpgroup of 4 warps issues one m64 atom, so
-//        WM/4 * FM * 64 = 16 * WM * FM, as for mma.sync)
+//        WM/4 * FM * 64 = 16 * WM * FM, as for mma.sync; tcgen05: one
+//        thread issues the m128 atom, and the 4 warps of w4 read its four
+//        lane quarters of tensor memory, WM/4 * FM * 128)
 //     block of the reduced (key) axis         = WN * FN * atom.n
 //     contraction depth per k-loop            = bk * atom.k
 //   scalar form n<N>[x<M>]/f<fn>[x<fm>]:

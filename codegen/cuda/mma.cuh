@@ -62,4 +62,6 @@ __device__ __forceinline__ void attncc_cp_async_commit() { asm volatile("cp.asyn
 template <int N> __device__ __forceinline__ void attncc_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory");
 }
-
+// Shared memory written by threads (cp.async included) is read by wgmma
+// and tcgen05 through the async proxy.
+__device__ __forceinline__ void attncc_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }

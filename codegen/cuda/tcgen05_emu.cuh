@@ -6,6 +6,15 @@
 // isa/Tcgen05.cpp, which builds the descriptors it decodes. Host-compilable
 // (the unit tests include it), so every function is ATTNCC_EMU_HD.
 //
+// The device functions at the end (under __CUDACC__) are the ones
+// codegen/cuda/tcgen05.cuh defines with inline PTX, so an emulated kernel's
+// text is the real one's: `attncc compile --target sm_100a --emulate`
+// prints this header instead and compiles for sm_90a. Tensor memory is a
+// per-CTA scratch area of global memory (a slot of a pool the CTA takes at
+// alloc and gives back when its last column is deallocated); an illegal
+// instruction (the quarter rule, a bad descriptor, the allocator's rules)
+// prints what it broke and traps.
+//
 // What is emulated so far: decoding both descriptors, the address of an
 // operand element in shared memory (K-major: no swizzle, 32/64/128-byte
 // swizzles; MN-major: the swizzled modes), tensor-memory addresses and the
@@ -326,5 +335,109 @@ ATTNCC_EMU_HD int attncc_emu_mma_f16(unsigned *tmem, const unsigned char *smem, 
                                      int accumulate) {
   return attncc_emu_mma_f16_rows(tmem, smem, dTmem, aTmem, adesc, bdesc, idesc, accumulate, 0, 1);
 }
+
+
+#ifdef __CUDACC__
+// --- The device functions of codegen/cuda/tcgen05.cuh, emulated. Needs
+// tma.cuh (the mbarriers) before it.
+#define ATTNCC_EMU_SLOTS 512 // CTAs that can hold tensor memory at once (256 KiB each)
+__device__ unsigned attncc_emu_pool[ATTNCC_EMU_SLOTS * ATTNCC_EMU_TMEM_LANES * ATTNCC_EMU_TMEM_COLS];
+__device__ int attncc_emu_busy[ATTNCC_EMU_SLOTS];
+struct attncc_emu_cta {
+  unsigned slot;
+  attncc_emu_tmem_alloc cols;
+};
+// The CTA's emulator state (one per CTA: a static shared variable).
+__device__ __forceinline__ attncc_emu_cta &attncc_emu_state() {
+  __shared__ attncc_emu_cta s;
+  return s;
+}
+__device__ __forceinline__ unsigned *attncc_emu_tmem() {
+  return attncc_emu_pool + (size_t)attncc_emu_state().slot * (ATTNCC_EMU_TMEM_LANES * ATTNCC_EMU_TMEM_COLS);
+}
+__device__ __noinline__ void attncc_emu_fail(const char *what, int code) {
+  printf("attncc tcgen05 emulator: block (%d,%d,%d) thread %d: %s (%d)\n", (int)blockIdx.x, (int)blockIdx.y,
+         (int)blockIdx.z, (int)threadIdx.x, what, code);
+  __trap();
+}
+// tcgen05.alloc (the whole warp; lane 0 acts): takes a pool slot for the
+// CTA (one alloc per CTA), then the columns, and writes their address.
+__device__ __forceinline__ void attncc_tcgen05_alloc(void *dst, unsigned nCols) {
+  attncc_emu_cta &s = attncc_emu_state();
+  if ((threadIdx.x & 31) == 0) {
+    const unsigned start = (blockIdx.x + 131u * blockIdx.y + 977u * blockIdx.z) % ATTNCC_EMU_SLOTS;
+    for (unsigned i = 0;; i = (i + 1) % ATTNCC_EMU_SLOTS)
+      if (atomicCAS(&attncc_emu_busy[(start + i) % ATTNCC_EMU_SLOTS], 0, 1) == 0) {
+        s.slot = (start + i) % ATTNCC_EMU_SLOTS;
+        break;
+      }
+    __threadfence();
+    attncc_emu_tmem_init(&s.cols);
+    unsigned taddr = 0;
+    if (int e = attncc_emu_tmem_alloc_cols(&s.cols, nCols, &taddr))
+      attncc_emu_fail("tcgen05.alloc", e);
+    *(unsigned *)dst = taddr;
+  }
+  __syncwarp();
+}
+__device__ __forceinline__ void attncc_tcgen05_relinquish() {
+  if ((threadIdx.x & 31) == 0)
+    attncc_emu_tmem_relinquish(&attncc_emu_state().cols);
+  __syncwarp();
+}
+__device__ __forceinline__ void attncc_tcgen05_dealloc(unsigned taddr, unsigned nCols) {
+  attncc_emu_cta &s = attncc_emu_state();
+  if ((threadIdx.x & 31) == 0) {
+    if (int e = attncc_emu_tmem_dealloc(&s.cols, taddr, nCols))
+      attncc_emu_fail("tcgen05.dealloc", e);
+    if (attncc_emu_tmem_all_freed(&s.cols)) { // the slot goes back to the pool
+      __threadfence();
+      atomicExch(&attncc_emu_busy[s.slot], 0);
+    }
+  }
+  __syncwarp();
+}
+// The MMA, computed by the issuing thread when it is issued (so commit has
+// nothing left to wait for); shared address a is byte window[a].
+__device__ __forceinline__ void attncc_tcgen05_mma_ss(unsigned d, unsigned long long da, unsigned long long db,
+                                                      unsigned idesc, unsigned accumulate) {
+  const unsigned char *window = (const unsigned char *)__cvta_shared_to_generic(0);
+  if (int e = attncc_emu_mma_f16(attncc_emu_tmem(), window, d, 0xFFFFFFFFu, da, db, idesc, accumulate != 0))
+    attncc_emu_fail("tcgen05.mma (SS): a descriptor or shape the emulator does not run", e);
+}
+__device__ __forceinline__ void attncc_tcgen05_mma_ts(unsigned d, unsigned a, unsigned long long db, unsigned idesc,
+                                                      unsigned accumulate) {
+  const unsigned char *window = (const unsigned char *)__cvta_shared_to_generic(0);
+  if (int e = attncc_emu_mma_f16(attncc_emu_tmem(), window, d, a, 0, db, idesc, accumulate != 0))
+    attncc_emu_fail("tcgen05.mma (TS): a descriptor or shape the emulator does not run", e);
+}
+// commit: the products issued so far are done; arrive on the mbarrier
+// (release: the tensor-memory writes are seen by the threads that wait).
+__device__ __forceinline__ void attncc_tcgen05_commit(void *mbar) {
+  __threadfence_block();
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"((unsigned)__cvta_generic_to_shared(mbar))
+               : "memory");
+}
+__device__ __forceinline__ void attncc_tcgen05_fence_before() { __threadfence_block(); }
+__device__ __forceinline__ void attncc_tcgen05_fence_after() { __threadfence_block(); }
+template <int N, typename T> __device__ __forceinline__ void attncc_tcgen05_ld_32x32b(T *r, unsigned taddr) {
+  unsigned v[N];
+  if (attncc_emu_ld_32x32b(attncc_emu_tmem(), threadIdx.x / 32, threadIdx.x & 31, taddr, N, v))
+    attncc_emu_fail("tcgen05.ld.32x32b: the warp's lane quarter, the shape or the columns", (int)taddr);
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    r[j] = (T)v[j];
+}
+template <int N, typename T> __device__ __forceinline__ void attncc_tcgen05_st_32x32b(unsigned taddr, const T *r) {
+  unsigned v[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    v[j] = (unsigned)r[j];
+  if (attncc_emu_st_32x32b(attncc_emu_tmem(), threadIdx.x / 32, threadIdx.x & 31, taddr, N, v))
+    attncc_emu_fail("tcgen05.st.32x32b: the warp's lane quarter, the shape or the columns", (int)taddr);
+}
+__device__ __forceinline__ void attncc_tcgen05_wait_ld() {}
+__device__ __forceinline__ void attncc_tcgen05_wait_st() { __threadfence_block(); }
+#endif
 
 #endif

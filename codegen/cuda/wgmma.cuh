@@ -19,7 +19,4 @@ __device__ __forceinline__ void attncc_fence_operand(float &r) { asm volatile(""
 // wgmma products from one warpgroup to the next.
 __device__ __forceinline__ void attncc_bar_sync(unsigned id, unsigned n) { asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
 __device__ __forceinline__ void attncc_bar_arrive(unsigned id, unsigned n) { asm volatile("bar.arrive %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
-// Shared memory written by threads (cp.async included) is read by wgmma
-// through the async proxy.
-__device__ __forceinline__ void attncc_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 

@@ -24,7 +24,7 @@ if [ -n "$mlirBuild" ] && [ -f "$mlirBuild/compiler/libattncc_compiler.a" ]; the
   "$cxx" -std=c++17 -O1 -g -fno-rtti -fsanitize=fuzzer -I"$src" -I"$mlirBuild" \
     -I/usr/lib/llvm-22/include "$src/tests/fuzz/mlir_fuzz.cpp" \
     "$mlirBuild/compiler/libattncc_compiler.a" "$mlirBuild/passes/libattncc_passes.a" \
-    "$mlirBuild/ir/libattncc_ir.a" "$mlirBuild/schedule/libattncc_schedule.a" \
+    "$mlirBuild/ir/libattncc_ir.a" "$mlirBuild/schedule/libattncc_schedule.a" "$mlirBuild/isa/libattncc_isa.a" \
     /usr/lib/llvm-22/lib/libMLIR.so /usr/lib/llvm-22/lib/libLLVM.so \
     -Wl,-rpath,/usr/lib/llvm-22/lib -o "$out/mlir_fuzz"
   mkdir -p "$src/tests/fuzz/corpus/mlir"

@@ -447,9 +447,9 @@ extern "C" __global__ void tc05(unsigned long long da, unsigned long long db, un
   }
   unsigned r[8];
   const unsigned lane0 = (32 * (warp % 4)) << 16;
-  attncc_tcgen05_ld_32x32b_x8(r, t + lane0);
+  attncc_tcgen05_ld_32x32b<8>(r, t + lane0);
   attncc_tcgen05_wait_ld();
-  attncc_tcgen05_st_32x32b_x8(t + lane0 + 8, r);
+  attncc_tcgen05_st_32x32b<8>(t + lane0 + 8, r);
   attncc_tcgen05_wait_st();
   out[threadIdx.x] = r[0] + r[7];
   attncc_tcgen05_fence_before();

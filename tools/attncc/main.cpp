@@ -68,7 +68,13 @@ struct CommonArgs {
   std::string target = "sm_90a";
   std::string knobs;
   bool knobsGiven = false;
+  bool emulate = false; // --emulate: a tcgen05 kernel with its instructions emulated, for sm_90a
 };
+
+/// The arch the CUDA is compiled for: the target's, or sm_90a for an
+/// emulated tcgen05 kernel (everything else it uses, TMA and mbarriers,
+/// exists there).
+std::string compileArch(const CommonArgs &a) { return a.emulate ? "sm_90a" : a.target; }
 
 /// The problem, the schedule and the monoid-level module, from the command line.
 struct Job {
@@ -90,6 +96,9 @@ int loadJob(mlir::MLIRContext &ctx, llvm::SourceMgr &sm, const CommonArgs &a, bo
   const TargetInfo *t = nullptr;
   if (!forCpu && !(t = findTarget(a.target)))
     return fail("invalid --target = '" + a.target + "': one of " + targetNames());
+  if (a.emulate && (!t || !t->tcgen05))
+    return fail("invalid --emulate with --target = '" + a.target +
+                "': emulation runs a tcgen05 target's kernels (--target sm_100 or sm_100a) on sm_90a");
 
   if (endsWith(a.spec, ".mlir")) {
     if (std::string flag = givenProblemFlag(a.flags); !flag.empty())
@@ -222,7 +231,9 @@ std::optional<bundle::Bundle> makeBundle(const std::string &cuda, mlir::ModuleOp
   contract["format"] = "attncc-bundle-1";
   contract["problem"] = nlohmann::json::parse(problemToJson(job.problem));
   contract["knobs"] = printKnobs(job.schedule);
-  contract["target"] = a.target;
+  contract["target"] = compileArch(a);
+  if (a.emulate)
+    contract["emulates"] = a.target; // tcgen05_emu.cuh in place of the instructions
   contract["source"] = "kernel.cu";
   contract["flops"] = job.problem.flops();
   if (failed(writeContract(m, contract))) {
@@ -230,7 +241,7 @@ std::optional<bundle::Bundle> makeBundle(const std::string &cuda, mlir::ModuleOp
     return std::nullopt;
   }
   nlohmann::json resources;
-  if (!compileCuda(cuda, m, a.target, false, &resources))
+  if (!compileCuda(cuda, m, compileArch(a), false, &resources))
     return std::nullopt;
   contract["resources"] = resources;
   b.source = cuda;
@@ -258,12 +269,20 @@ void recordTargetLimits(mlir::ModuleOp m, const std::string &target) {
   }
 }
 
+/// --emulate: the emitter prints codegen/cuda/tcgen05_emu.cuh in place of
+/// the tcgen05 instructions.
+void recordEmulation(mlir::ModuleOp m, const CommonArgs &a) {
+  if (a.emulate)
+    m->setAttr("attncc.emulate", mlir::UnitAttr::get(m.getContext()));
+}
+
 /// Where the GPU path of `run` and `bench` stops: a bundle of the job.
 std::optional<bundle::Bundle> buildBundle(mlir::MLIRContext &ctx, llvm::SourceMgr &sm,
                                           const CommonArgs &a, Job &job) {
   if (loadJob(ctx, sm, a, /*forCpu=*/false, job))
     return std::nullopt;
   recordTargetLimits(*job.module, a.target);
+  recordEmulation(*job.module, a);
   if (failed(lowerTo(*job.module, Stage::Tile))) {
     fail("lowering to the tile level failed (see the diagnostics above)");
     return std::nullopt;
@@ -306,6 +325,7 @@ int compile(const CommonArgs &a, const std::string &ir, const std::string &outPa
   if (ir == "loop" && !bundle)
     return 0;
   recordTargetLimits(*job.module, a.target);
+  recordEmulation(*job.module, a);
   if (failed(lowerFrom(*job.module, Stage::Loop, Stage::Tile)))
     return fail("lowering to the tile level failed (see the diagnostics above)");
   if (ir == "tile" || ir == "all")
@@ -321,7 +341,7 @@ int compile(const CommonArgs &a, const std::string &ir, const std::string &outPa
   if (ir == "cuda" || ir == "all")
     file << cuda;
   if (ir == "ptx" || ir == "all") {
-    std::optional<nvrtc::CompiledKernel> k = compileCuda(cuda, *job.module, a.target, true, nullptr);
+    std::optional<nvrtc::CompiledKernel> k = compileCuda(cuda, *job.module, compileArch(a), true, nullptr);
     if (!k)
       return 1;
     if (ir == "all")
@@ -484,6 +504,9 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--bundle", bundleDir,
                          "also write DIR/kernel.cu and DIR/contract.json for attncc-runner");
   compileCmd->add_option("-o,--output", outPath, "write to this file instead of stdout");
+  const char *emulateHelp = "sm_100a: emulate the tcgen05 and tensor-memory instructions (codegen/cuda/"
+                            "tcgen05_emu.cuh) and compile for sm_90a, to check the kernel on a Hopper GPU";
+  compileCmd->add_flag("--emulate", compileArgs.emulate, emulateHelp);
 
   CommonArgs runArgs;
   uint64_t seed = 1;
@@ -496,6 +519,7 @@ int main(int argc, char **argv) {
   CLI::Option *runKnobs = runCmd->add_option("--knobs", runArgs.knobs, "the schedule (knob string)");
   runCmd->add_option("--seed", seed, "seed of the random inputs");
   runCmd->add_flag("--check", "compare with the float64 reference (always on)");
+  runCmd->add_flag("--emulate", runArgs.emulate, emulateHelp);
 
   CommonArgs benchArgs;
   int iters = 50;
@@ -508,6 +532,7 @@ int main(int argc, char **argv) {
   benchCmd->add_option("--seed", seed, "seed of the random inputs");
   benchCmd->add_option("--iters", iters, "timed replays (median)")->check(CLI::Range(1, 100000));
   benchCmd->add_option("--json", benchJson, "append a JSON line with the result to this file");
+  benchCmd->add_flag("--emulate", benchArgs.emulate, emulateHelp);
 
   CLI::App *targetsCmd = app.add_subcommand("targets", "what each target supports");
   bool clearCache = false;

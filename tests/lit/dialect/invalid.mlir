@@ -549,8 +549,18 @@ func.func @lanes_type(%s: vector<128x64xf32>) {
 
 func.func @lanes_row(%s: vector<128xf32>) {
   %r = arith.addf %s, %s {attncc.layout = #monoid.fragment<row>} : vector<128xf32>
-  // expected-error@+1 {{layout 'row' has no lanes form (c, a, b.nk or b.kn)}}
+  // expected-error@+1 {{layout 'row' has no lanes form (c, a, b.nk, b.kn or rowthread)}}
   %l = monoid.to_lanes %r : vector<128xf32> to vector<2x2x2x2xf32>
+  return
+}
+
+// -----
+
+// A rowthread tile's lanes are the thread's row: C elements, or C/2 pairs.
+func.func @lanes_rowthread(%s: vector<128x64xf32>) {
+  %r = arith.addf %s, %s {attncc.layout = #monoid.fragment<rowthread>} : vector<128x64xf32>
+  // expected-error@+1 {{lanes 'vector<16x4xf32>' are not a thread's row of a 'vector<128x64xf32>' tile in layout 'rowthread' (vector<C> or vector<C/2 x 2>)}}
+  %l = monoid.to_lanes %r : vector<128x64xf32> to vector<16x4xf32>
   return
 }
 

@@ -155,6 +155,22 @@ func.func @lanes(%s: vector<128x64xf32>, %v: vector<64x32xf16>) {
   return
 }
 
+// A rowthread tile (tcgen05: thread t holds row t) as the thread's row, in
+// order or in pairs, and back; the tcgen05 form of a descriptor.
+// CHECK-LABEL: func.func @rowthread
+// CHECK: monoid.to_lanes %{{.+}} : vector<128x64xf32> to vector<64xf32>
+// CHECK: monoid.to_lanes %{{.+}} : vector<128x64xf32> to vector<32x2xf32>
+// CHECK: monoid.from_lanes %{{.+}} {attncc.layout = #monoid.fragment<rowthread>} : vector<64xf32> to vector<128x64xf32>
+// CHECK: monoid.smem_descriptor %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] {leading_byte_offset = 0 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64, tcgen05}
+func.func @rowthread(%s: vector<128x64xf32>, %slot: memref<2x128x64xf16, #gpu.address_space<workgroup>>, %i: index) {
+  %r = arith.addf %s, %s {attncc.layout = #monoid.fragment<rowthread>} : vector<128x64xf32>
+  %row = monoid.to_lanes %r : vector<128x64xf32> to vector<64xf32>
+  %pairs = monoid.to_lanes %r : vector<128x64xf32> to vector<32x2xf32>
+  %t = monoid.from_lanes %row {attncc.layout = #monoid.fragment<rowthread>} : vector<64xf32> to vector<128x64xf32>
+  %d = monoid.smem_descriptor %slot[%i, %i, %i] {leading_byte_offset = 0 : i64, stride_byte_offset = 1024 : i64, swizzle = 128 : i64, tcgen05} : memref<2x128x64xf16, #gpu.address_space<workgroup>>
+  return
+}
+
 // monoid.smem_descriptor / monoid.wgmma (attncc-lower-wgmma): a K-major
 // descriptor (SS form), an MN-major one with the slab stride, and an RS atom
 // with B transposed.

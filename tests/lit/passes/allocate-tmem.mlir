@@ -3,7 +3,8 @@
 // Two tcgen05 products (issue 14): S = Q K^T (128 columns) at column 0 and
 // O += P V (128 columns) after it: 256 columns, a power of two. Warp 0
 // allocates them into a shared word placed after the other buffers (16
-// bytes more shared memory), relinquishes the permit; every thread reads
+// bytes more shared memory, with the mbarrier of the products' commits
+// that thread 0 initializes), relinquishes the permit; every thread reads
 // the address between the two fences around a barrier; before the return,
 // a fence, a barrier and warp 0's dealloc of the same 256 columns.
 // CHECK-LABEL: gpu.func @two_products
@@ -19,10 +20,20 @@
 // CHECK-NEXT:    nvvm.tcgen05.alloc %[[P]], %c256_i32 : !llvm.ptr<3>, i32
 // CHECK-NEXT:    nvvm.tcgen05.relinquish_alloc_permit
 // CHECK-NEXT:  }
+// CHECK-NEXT:  %[[BAR:.+]] = memref.view %[[RAW]][%c49160][] {attncc.mma_done} : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+// CHECK-NEXT:  %[[TID:.+]] = gpu.thread_id x
+// CHECK-NEXT:  %[[T0:.+]] = arith.cmpi eq, %[[TID]], %c0 : index
+// CHECK-NEXT:  scf.if %[[T0]] {
+// CHECK-NEXT:    %[[BA:.+]] = memref.extract_aligned_pointer_as_index %[[BAR]]
+// CHECK-NEXT:    %[[BA64:.+]] = arith.index_cast %[[BA]] : index to i64
+// CHECK-NEXT:    %[[BP:.+]] = llvm.inttoptr %[[BA64]] : i64 to !llvm.ptr<3>
+// CHECK-NEXT:    nvvm.mbarrier.init %[[BP]], %c1_i32 : !llvm.ptr<3>, i32
+// CHECK-NEXT:    nvvm.fence.mbarrier.init
+// CHECK-NEXT:  }
 // CHECK-NEXT:  nvvm.tcgen05.fence <before>
 // CHECK-NEXT:  gpu.barrier
 // CHECK-NEXT:  nvvm.tcgen05.fence <after>
-// CHECK-NEXT:  %[[T:.+]] = memref.load %[[WORD]][%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:  %[[T:.+]] = memref.load %[[WORD]][%c0] {attncc.tmem_base} : memref<1xi32, #gpu.address_space<workgroup>>
 // CHECK:       vector.contract {{.+}} {attncc.atom = "tcgen05.m128n128k16", attncc.tmem_col = 0 : i64}
 // CHECK:       vector.contract {{.+}} {attncc.atom = "tcgen05.m128n128k16", attncc.tmem_col = 128 : i64}
 // CHECK:       nvvm.tcgen05.fence <before>

@@ -1,0 +1,290 @@
+//===- LowerTcgen05.cpp - attncc-lower-tcgen05 (the tcgen05 atom as ops) --===//
+//
+// Pre:  outlined tiled kernels after attncc-lower-copies whose contractions
+//       attncc-atomize put on tcgen05 (attncc.atom = "tcgen05.m128nNk16",
+//       four warps, layout rowthread: thread t holds row t) and
+//       attncc-allocate-tmem gave columns (attncc.tmem_col), the tensor
+//       memory's base address (the load marked attncc.tmem_base) and the
+//       mbarrier the commits arrive on (the view marked attncc.mma_done).
+//       The right operand is a staged block in its 128-byte swizzled slot;
+//       the left one is a staged block too (Q: the SS form) or registers in
+//       layout rowthread (P, often arith.truncf of the f32 scores: the TS
+//       form, A in tensor memory).
+// Post: every such contraction is, per thread (warp w of 4 owns lanes
+//       [32w, 32w + 32) of tensor memory: %mine = %d + (32w << 16)):
+//         [the accumulator is not a zero splat: monoid.to_lanes of it,
+//          arith.bitcast to i32, nvvm.tcgen05.st 32x32b at %mine]
+//         [TS: P's lanes rounded to 16-bit pairs (arith.truncf, then
+//          vector.bitcast to i32), nvvm.tcgen05.st over S's columns]
+//         [nvvm.tcgen05.wait <store>]
+//         nvvm.tcgen05.fence before / gpu.barrier / fence after: the
+//             stores are done and every thread has read the last results
+//         scf.if thread 0:
+//           scf.for %kc (k16 steps) {attncc.unroll}
+//             monoid.smem_descriptor {tcgen05} of B (and of A, SS) at kc
+//             nvvm.tcgen05.mma %d, %a, %b, %idesc, %accumulate
+//           nvvm.tcgen05.commit on the mbarrier
+//         nvgpu-free wait: nvvm.mbarrier.try_wait.parity on its phase (a
+//             counter in a private alloca), nvvm.tcgen05.fence after
+//         nvvm.tcgen05.ld 32x32b at %mine, nvvm.tcgen05.wait <load>,
+//         arith.bitcast to f32, monoid.from_lanes: the result tile.
+//       The instruction descriptor is isa::encodeInstr's (the one place
+//       that builds it); the shared-memory descriptor's constant part is
+//       isa::encodeSmemFixed's, printed by the emitter.
+//       The product is complete when the op is done (the issuing thread's
+//       commit, waited for by every thread), so attncc-place-waits treats
+//       it like mma.sync: a TMA slot is released right after its reader.
+// Refused: a left operand in a layout tcgen05 cannot take, a right one not
+//       in shared memory, a kernel without allocate-tmem's ops.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/MonoidOps.h"
+#include "ir/TileAttrs.h"
+#include "isa/Tcgen05.h"
+#include "passes/AtomUtils.h"
+#include "passes/KernelConstants.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#define DEBUG_TYPE "attncc-lower-tcgen05"
+
+namespace mlir::attncc {
+#define GEN_PASS_DEF_LOWERTCGEN05
+#include "passes/Passes.h.inc"
+} // namespace mlir::attncc
+
+using namespace mlir;
+
+namespace {
+
+bool isZeroSplat(Value v) {
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  auto s = c ? dyn_cast<SplatElementsAttr>(c.getValue()) : nullptr;
+  auto f = s ? dyn_cast<FloatAttr>(s.getSplatValue<Attribute>()) : nullptr;
+  return f && f.getValue().isZero() && !f.getValue().isNegative();
+}
+
+class Lowerer {
+public:
+  Lowerer(gpu::GPUFuncOp f) : f(f), b(f.getContext()), loc(f.getLoc()), consts(f) {}
+
+  LogicalResult run() {
+    SmallVector<vector::ContractionOp> todo;
+    f.walk([&](vector::ContractionOp c) {
+      if (monoid::isTcgen05(c))
+        todo.push_back(c);
+    });
+    if (todo.empty())
+      return success();
+    f.walk([&](memref::LoadOp l) {
+      if (l->hasAttr("attncc.tmem_base"))
+        tmem = l.getResult();
+    });
+    f.walk([&](memref::ViewOp v) {
+      if (v->hasAttr("attncc.mma_done"))
+        bar = v.getResult();
+    });
+    if (!tmem || !bar)
+      return f.emitOpError("attncc-lower-tcgen05: needs the tensor memory and the mbarrier of attncc-allocate-tmem");
+    setUp();
+    for (vector::ContractionOp c : todo)
+      if (failed(lower(c)))
+        return failure();
+    return success();
+  }
+
+private:
+  gpu::GPUFuncOp f;
+  OpBuilder b;
+  Location loc;
+  mlir::attncc::KernelConstants consts;
+  Value tmem, bar, barPtr, quarter, phase, tid0;
+
+  Value i32(int64_t v) { return consts.i32(v); }
+  Value index(int64_t v) { return consts.index(v); }
+  Value tmemPtr(Value addr) {
+    return b.create<LLVM::IntToPtrOp>(loc, LLVM::LLVMPointerType::get(b.getContext(), 6), addr);
+  }
+
+  /// After the tensor memory's address is known: this warp's lane quarter
+  /// (its lanes in bits 31-16), the mbarrier's pointer, the thread that
+  /// issues the products, and the count of waits on the mbarrier so far.
+  void setUp() {
+    b.setInsertionPointAfter(tmem.getDefiningOp());
+    Value w = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
+    Value w32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), w);
+    quarter = b.create<arith::ShLIOp>(monoid::named(loc, "quarter"), Value(b.create<arith::MulIOp>(loc, w32, i32(32))),
+                                      i32(16));
+    Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, bar);
+    barPtr = b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_done"), LLVM::LLVMPointerType::get(b.getContext(), 3),
+                                        Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
+    Value tid = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
+    tid0 = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, tid, index(0));
+    phase = mlir::attncc::privateArray(f, loc, "mma_waits", {}, b.getI32Type());
+    b.create<memref::StoreOp>(loc, i32(0), phase, ValueRange{});
+  }
+
+  std::pair<Value, Value> kStep(Value mem, Value k16) {
+    return mlir::attncc::kStepInSlot(b, loc, k16, index(cast<MemRefType>(mem.getType()).getDimSize(2)));
+  }
+  Value descriptor(Value mem, ValueRange at, int64_t lbo) {
+    return mlir::attncc::swizzledDescriptor(b, loc, mem, at, lbo, /*tcgen05=*/true);
+  }
+
+  /// This thread's row of `tile` (rowthread) as 32-bit registers at
+  /// `addr` (its lane quarter) of tensor memory: f32 as bits, 16-bit
+  /// values as rounded pairs.
+  void store(Value tile, Value addr, Type et, StringRef name) {
+    auto tt = cast<VectorType>(tile.getType());
+    int64_t n = tt.getDimSize(1);
+    Value regs;
+    if (et.isF32()) {
+      Value lanes = b.create<monoid::ToLanesOp>(monoid::named(loc, name), VectorType::get({n}, b.getF32Type()), tile);
+      regs = b.create<arith::BitcastOp>(loc, VectorType::get({n}, b.getI32Type()), lanes);
+    } else {
+      Value lanes = b.create<monoid::ToLanesOp>(monoid::named(loc, name), VectorType::get({n / 2, 2}, b.getF32Type()),
+                                                tile);
+      Value pairs = b.create<arith::TruncFOp>(monoid::named(loc, name), VectorType::get({n / 2, 2}, et), lanes);
+      Value words = b.create<vector::BitCastOp>(loc, VectorType::get({n / 2, 1}, b.getI32Type()), pairs);
+      regs = b.create<vector::ShapeCastOp>(loc, VectorType::get({n / 2}, b.getI32Type()), words);
+    }
+    auto shape = NVVM::Tcgen05LdStShapeAttr::get(b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
+    b.create<NVVM::Tcgen05StOp>(loc, /*unpack=*/UnitAttr(), shape, tmemPtr(addr), regs, Value{});
+  }
+
+  LogicalResult lower(vector::ContractionOp c) {
+    FailureOr<mlir::attncc::AtomShape> form = mlir::attncc::atomShape(c, "tcgen05");
+    if (failed(form))
+      return failure();
+    VectorType accT = form->acc;
+    int64_t n = form->n, kc = form->kSteps;
+    Type et = form->elem;
+    bool kn = form->kn;
+    const std::string &ll = form->lhsLayout, &name = form->name;
+    bool ts = ll != "smem";
+    if (ts && ll != "rowthread")
+      return c.emitOpError("left operand layout '") << ll << "' cannot feed tcgen05 (smem or rowthread)";
+    auto colAttr = c->getAttrOfType<IntegerAttr>("attncc.tmem_col");
+    if (!colAttr)
+      return c.emitOpError("attncc-lower-tcgen05: the product has no columns (attncc-allocate-tmem)");
+    std::string why;
+    ::attncc::isa::Tc05Instr in;
+    in.m = 128;
+    in.n = static_cast<int>(n);
+    in.a = in.b = et.isBF16() ? ::attncc::isa::Tc05Elem::BF16 : ::attncc::isa::Tc05Elem::F16;
+    in.bMajor = kn ? ::attncc::isa::Tc05Major::MN : ::attncc::isa::Tc05Major::K;
+    std::optional<uint32_t> idesc = ::attncc::isa::encodeInstr(in, &why);
+    if (!idesc)
+      return c.emitOpError("attncc-lower-tcgen05: no instruction descriptor: ") << why;
+
+    b.setInsertionPoint(c);
+    Value d = b.create<arith::AddIOp>(monoid::named(loc, name + "_d"), tmem, i32(colAttr.getInt()));
+    Value mine = b.create<arith::AddIOp>(monoid::named(loc, name + "_mine"), d, quarter);
+    bool accumulate = !isZeroSplat(c.getAcc());
+    bool stored = false;
+    if (accumulate) {
+      store(c.getAcc(), mine, b.getF32Type(), name + "_acc");
+      stored = true;
+    }
+    Value aTmem; // TS: P's pairs over S's columns (from column 0)
+    if (ts) {
+      Value src = c.getLhs();
+      if (auto t = src.getDefiningOp<arith::TruncFOp>(); t && getElementTypeOrSelf(t.getIn().getType()).isF32())
+        src = t.getIn();
+      else if (!getElementTypeOrSelf(src.getType()).isF32())
+        return c.emitOpError("attncc-lower-tcgen05: a register left operand is f32 (rounded here), or its arith.truncf");
+      aTmem = tmem;
+      store(src, Value(b.create<arith::AddIOp>(loc, aTmem, quarter)), et, name + "_a");
+      stored = true;
+    }
+    if (stored)
+      b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::STORE);
+    b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    b.create<gpu::BarrierOp>(monoid::named(loc, "the operands are in tensor memory and the last results were read"));
+    b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+
+    auto bm = mlir::attncc::blockMemref(b, c.getRhs(), c, "attncc-lower-tcgen05");
+    if (failed(bm))
+      return failure();
+    Value bMem = *bm, aMem;
+    if (!ts) {
+      auto am = mlir::attncc::blockMemref(b, c.getLhs(), c, "attncc-lower-tcgen05");
+      if (failed(am))
+        return failure();
+      aMem = *am;
+    }
+    {
+      auto issue = b.create<scf::IfOp>(loc, tid0, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(issue.thenBlock()->getTerminator());
+      Value dPtr = tmemPtr(d);
+      Value descI = b.create<arith::ConstantIntOp>(monoid::named(loc, "idesc"), static_cast<int64_t>(*idesc), 32);
+      auto loop = b.create<scf::ForOp>(loc, index(0), index(kc), index(1));
+      loop->setAttr("attncc.unroll", b.getUnitAttr());
+      loop.getInductionVar().setLoc(monoid::named(loc, "kc"));
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPoint(loop.getBody()->getTerminator());
+        Value k = loop.getInductionVar();
+        Value k16 = b.create<arith::MulIOp>(loc, k, index(16));
+        std::pair<Value, Value> at;
+        if (!kn || aMem)
+          at = kStep(kn ? aMem : bMem, k16);
+        Value db;
+        if (kn) // B = [K x N], N contiguous: 16 rows of every slab per step; LBO = the slab stride
+          db = descriptor(bMem, {index(0), k16, index(0)}, cast<MemRefType>(bMem.getType()).getDimSize(1) * 128);
+        else // B = [N x K], K contiguous
+          db = descriptor(bMem, {at.first, index(0), at.second}, /*lbo=*/0);
+        Value a;
+        if (aMem) {
+          a = descriptor(aMem, {at.first, index(0), at.second}, /*lbo=*/0);
+        } else { // 16 elements of P a step: 8 columns of pairs
+          Value k32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), k);
+          a = tmemPtr(b.create<arith::AddIOp>(loc, aTmem, Value(b.create<arith::MulIOp>(loc, k32, i32(8)))));
+        }
+        Value on = accumulate ? b.create<arith::ConstantIntOp>(loc, 1, 1).getResult()
+                              : b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, k, index(0)).getResult();
+        b.create<NVVM::Tcgen05MMAOp>(loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
+                                     NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false, dPtr, a, db, descI,
+                                     on, /*scaleInputD=*/Value{}, /*disableOutputLane=*/Value{});
+      }
+      b.create<NVVM::Tcgen05CommitOp>(monoid::named(loc, "the product arrives on mma_done when it is done"), barPtr,
+                                      Value{}, NVVM::CTAGroupKind::CTA_1);
+    }
+    // Every thread waits for the phase this product completes.
+    Value count = b.create<memref::LoadOp>(loc, phase, ValueRange{});
+    b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, i32(1))), phase, ValueRange{});
+    Value parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, i32(1));
+    b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, name + " is done"), barPtr, parity, i32(10000000));
+    b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    auto shape = NVVM::Tcgen05LdStShapeAttr::get(b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
+    Value words = b.create<NVVM::Tcgen05LdOp>(loc, VectorType::get({n}, b.getI32Type()), /*pack=*/UnitAttr(), shape,
+                                              tmemPtr(mine), Value{});
+    b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::LOAD);
+    Value lanes = b.create<arith::BitcastOp>(loc, VectorType::get({n}, b.getF32Type()), words);
+    auto from = b.create<monoid::FromLanesOp>(monoid::named(loc, name), accT, lanes);
+    from->setAttr("attncc.layout", monoid::FragmentAttr::get(b.getContext(), monoid::Fragment::RowThread));
+    Value lhs = c.getLhs();
+    c.getResult().replaceAllUsesWith(from.getResult());
+    c.erase();
+    if (auto t = lhs.getDefiningOp<arith::TruncFOp>(); t && t->use_empty())
+      t.erase();
+    return success();
+  }
+};
+
+struct LowerTcgen05Pass : mlir::attncc::impl::LowerTcgen05Base<LowerTcgen05Pass> {
+  void runOnOperation() override {
+    if (failed(mlir::attncc::forEachTiledKernel(getOperation(), [](gpu::GPUFuncOp f) { return Lowerer(f).run(); })))
+      signalPassFailure();
+  }
+};
+
+} // namespace
