@@ -69,6 +69,20 @@ namespace codegen {
 /// build time: the same device functions, inline PTX or the emulator.
 #include "codegen/cuda/tcgen05.cuh.inc"     // const char *kTcgen05Cuh
 #include "codegen/cuda/tcgen05_emu.cuh.inc" // const char *kTcgen05EmuCuh
+#include "codegen/cuda/wgmma_atoms.cuh.inc" // const char *kWgmmaAtomsCuh
+#include "codegen/cuda/tma_loads.cuh.inc"   // const char *kTmaLoadsCuh
+
+FailureOr<std::string> helperSection(const char *file, StringRef name) {
+  StringRef text(file);
+  std::string open = ("// attncc-helper: " + name + "\n").str();
+  size_t at = text.find(open);
+  if (at == StringRef::npos)
+    return failure();
+  size_t from = at + open.size(), to = text.find("// attncc-helper-end", from);
+  if (to == StringRef::npos)
+    return failure();
+  return text.slice(from, to).str();
+}
 
 std::string KernelEmitter::fresh(std::string base) {
   for (char &c : base)

@@ -6,22 +6,6 @@ namespace attncc::codegen {
 /// A TMA load of a rank-R box (coordinates innermost first) that completes
 /// on an mbarrier.
 std::string tmaLoadName(int64_t rank) { return "attncc_tma_load_" + std::to_string(rank) + "d"; }
-std::string tmaLoadFunction(int64_t rank) {
-  std::string s = "__device__ __forceinline__ void " + tmaLoadName(rank) + "(void *dst, const attncc_tmap *map";
-  for (int64_t i = 0; i < rank; ++i)
-    s += ", int c" + std::to_string(i);
-  s += ", unsigned long long *bar) {\n";
-  s += "  asm volatile(\"cp.async.bulk.tensor." + std::to_string(rank) +
-       "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {";
-  for (int64_t i = 0; i < rank; ++i)
-    s += (i ? ", %" : "%") + std::to_string(i + 2);
-  s += "}], [%" + std::to_string(rank + 2) + "];\\n\"\n";
-  s += "               :: \"r\"(attncc_smem_addr(dst)), \"l\"(reinterpret_cast<unsigned long long>(map))";
-  for (int64_t i = 0; i < rank; ++i)
-    s += ", \"r\"(c" + std::to_string(i) + ")";
-  s += ", \"r\"(attncc_smem_addr(bar)) : \"memory\");\n}\n";
-  return s;
-}
 
 /// nvgpu.tma.async.load (attncc-lower-copies): one box into its slab of
 /// shared memory, completing on an mbarrier of the group; coordinates
@@ -30,7 +14,10 @@ LogicalResult KernelEmitter::emitTmaLoad(nvgpu::TmaAsyncLoadOp op) {
   if (op.getMulticastMask() || op.getPredicate())
     return op.emitOpError("the CUDA emitter prints a TMA load without multicast or predicate");
   int64_t rank = op.getCoordinates().size();
-  helpers[tmaLoadName(rank)] = tmaLoadFunction(rank);
+  FailureOr<std::string> text = helperSection(kTmaLoadsCuh, tmaLoadName(rank));
+  if (failed(text))
+    return op.emitOpError("no TMA load of rank ") << rank << " in codegen/cuda/tma_loads.cuh";
+  helpers[tmaLoadName(rank)] = *text;
   os << tmaLoadName(rank) << "(" << ref(op.getDst()) << ", &" << ref(op.getTensorMapDescriptor());
   for (Value c : op.getCoordinates())
     os << ", (int)" << ref(c);

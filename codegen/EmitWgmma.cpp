@@ -10,31 +10,6 @@ std::string wgmmaName(int64_t n, bool bf, bool regA, bool transB) {
   return "attncc_wgmma_m64n" + std::to_string(n) + "k16_" + (bf ? "bf16" : "f16") +
          (regA ? "_rs" : "_ss") + (transB ? "_tb" : "");
 }
-std::string wgmmaFunction(int64_t n, bool bf, bool regA, bool transB) {
-  std::string t = bf ? "bf16" : "f16";
-  int64_t regs = n / 2;
-  auto op = [](int64_t i) { return "%" + std::to_string(i); };
-  std::string d;
-  for (int64_t i = 0; i < regs; ++i)
-    d += (i ? ", " : "") + op(i);
-  std::string a = regA ? "{" + op(regs) + ", " + op(regs + 1) + ", " + op(regs + 2) + ", " + op(regs + 3) + "}"
-                       : op(regs);
-  int64_t bIdx = regs + (regA ? 4 : 1), pIdx = bIdx + 1;
-  std::string s = "__device__ __forceinline__ void " + wgmmaName(n, bf, regA, transB) + "(float *d, " +
-                  (regA ? "const unsigned *a" : "unsigned long long da") + ", unsigned long long db) {\n";
-  s += "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, " + op(pIdx) + ", 0;\\n\"\n";
-  s += "               \"wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k16.f32." + t + "." + t +
-       " {" + d + "}, " + a + ", " + op(bIdx) + ", p, 1, 1, " + (regA ? "" : "0, ") + (transB ? "1" : "0") +
-       ";\\n}\\n\"\n";
-  s += "               : ";
-  for (int64_t i = 0; i < regs; ++i)
-    s += std::string(i ? ", " : "") + (i && i % 8 == 0 ? "\n                 " : "") + "\"+f\"(d[" +
-         std::to_string(i) + "])";
-  s += "\n               : ";
-  s += regA ? "\"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3])" : "\"l\"(da)";
-  s += ", \"l\"(db), \"n\"(1)\n               : \"memory\");\n}\n";
-  return s;
-}
 
 /// nvvm.inline_ptx "" rw(%acc, ...) (attncc-lower-wgmma, after a wgmma
 /// wait and before the first atom): a register fence on each accumulator,
@@ -70,7 +45,10 @@ LogicalResult KernelEmitter::emitWgmmaAtom(monoid::WgmmaOp op) {
   int64_t n = cast<MemRefType>(op.getAcc().getType()).getDimSize(1) * 8;
   bool bf = op.getOperandType().isBF16(), regA = isa<VectorType>(op.getA().getType());
   std::string fn = wgmmaName(n, bf, regA, op.getTransposeB());
-  helpers[fn] = wgmmaFunction(n, bf, regA, op.getTransposeB());
+  FailureOr<std::string> text = helperSection(kWgmmaAtomsCuh, fn);
+  if (failed(text))
+    return op.emitOpError("no device function ") << fn << " in codegen/cuda/wgmma_atoms.cuh";
+  helpers[fn] = *text;
   os << fn << "(" << ref(op.getAcc()) << ", " << ref(op.getA()) << ", " << ref(op.getB()) << ");\n";
   return success();
 }
