@@ -52,6 +52,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/DenseSet.h"
 
 #define DEBUG_TYPE "attncc-lower-tcgen05"
 
@@ -69,6 +70,33 @@ bool isZeroSplat(Value v) {
   auto s = c ? dyn_cast<SplatElementsAttr>(c.getValue()) : nullptr;
   auto f = s ? dyn_cast<FloatAttr>(s.getSplatValue<Attribute>()) : nullptr;
   return f && f.getValue().isZero() && !f.getValue().isNegative();
+}
+
+/// A fold's running O that can stay in tensor memory: the P*V product `c`
+/// accumulates into `o * scale` (arith.mulf), where `o` is an iter_arg of
+/// the scf.for whose body holds `c`, and `c` is yielded back into `o`.
+struct Resident {
+  scf::ForOp loop;
+  unsigned pos = 0;      // the iter_arg
+  arith::MulFOp rescale; // o * scale
+  Value scale;           // the rowthread tile of the row factors (alpha)
+};
+std::optional<Resident> residentO(vector::ContractionOp c) {
+  auto mul = c.getAcc().getDefiningOp<arith::MulFOp>();
+  auto loop = dyn_cast<scf::ForOp>(c->getParentOp());
+  if (!mul || !loop || !mul->hasOneUse() || !c->hasOneUse())
+    return std::nullopt;
+  for (int k = 0; k < 2; ++k) {
+    auto arg = dyn_cast<BlockArgument>(mul->getOperand(k));
+    if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+      continue;
+    unsigned pos = arg.getArgNumber() - 1;
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    if (yield.getOperand(pos) != c.getResult() || !arg.hasOneUse())
+      continue;
+    return Resident{loop, pos, mul, mul->getOperand(1 - k)};
+  }
+  return std::nullopt;
 }
 
 class Lowerer {
@@ -97,6 +125,7 @@ public:
     for (vector::ContractionOp c : todo)
       if (failed(lower(c)))
         return failure();
+    finishResident();
     return success();
   }
 
@@ -106,6 +135,75 @@ private:
   Location loc;
   mlir::attncc::KernelConstants consts;
   Value tmem, bar, barPtr, quarter, phase, tid0;
+  struct Kept { scf::ForOp loop; unsigned pos; int64_t col; VectorType tile; };
+  SmallVector<Kept> kept; // the folds whose O stays in tensor memory
+
+  /// `tile` (rowthread) as the f32 bits of this thread's row at `addr`.
+  void storeRow(Value row, Value addr) {
+    auto shape = NVVM::Tcgen05LdStShapeAttr::get(b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
+    int64_t n = cast<VectorType>(row.getType()).getNumElements();
+    Value words = b.create<arith::BitcastOp>(loc, VectorType::get({n}, b.getI32Type()), row);
+    b.create<NVVM::Tcgen05StOp>(loc, /*unpack=*/UnitAttr(), shape, tmemPtr(addr), words, Value{});
+  }
+  /// This thread's row of `n` f32 at `addr`, loaded and waited for.
+  Value loadRow(Value addr, int64_t n) {
+    auto shape = NVVM::Tcgen05LdStShapeAttr::get(b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
+    Value words = b.create<NVVM::Tcgen05LdOp>(loc, VectorType::get({n}, b.getI32Type()), /*pack=*/UnitAttr(), shape,
+                                              tmemPtr(addr), Value{});
+    b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::LOAD);
+    return b.create<arith::BitcastOp>(loc, VectorType::get({n}, b.getF32Type()), words);
+  }
+
+  /// The running O of a fold in tensor memory: O's columns hold the initial
+  /// value before the loop (unless an earlier fold left it there), the loop
+  /// carries its register copy unchanged (dead: the CUDA compiler drops it),
+  /// and the loop's result is loaded once after it, where it is read.
+  void finishResident() {
+    // O's columns at this thread's lane quarter, where the builder is.
+    auto mineAt = [&](const Kept &k) {
+      return b.create<arith::AddIOp>(monoid::named(loc, "o_mine"),
+                                     Value(b.create<arith::AddIOp>(loc, tmem, i32(k.col))), quarter)
+          .getResult();
+    };
+    DenseSet<Operation *> loops;
+    for (Kept &k : kept)
+      loops.insert(k.loop);
+    for (Kept &k : kept) {
+      Value init = k.loop.getInitArgs()[k.pos];
+      auto prev = init.getDefiningOp<scf::ForOp>();
+      if (!(prev && loops.contains(prev))) {
+        b.setInsertionPoint(k.loop);
+        int64_t n = k.tile.getDimSize(1);
+        Value row;
+        if (auto cst = init.getDefiningOp<arith::ConstantOp>(); cst && isa<SplatElementsAttr>(cst.getValue()))
+          row = b.create<arith::ConstantOp>(loc, DenseElementsAttr::get(
+                                                     VectorType::get({n}, b.getF32Type()),
+                                                     cast<SplatElementsAttr>(cst.getValue()).getSplatValue<Attribute>()));
+        else
+          row = b.create<monoid::ToLanesOp>(monoid::named(loc, "o_init"), VectorType::get({n}, b.getF32Type()), init);
+        storeRow(row, mineAt(k));
+        b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::STORE);
+      }
+      Value res = k.loop.getResult(k.pos);
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &u : res.getUses()) {
+        auto next = dyn_cast<scf::ForOp>(u.getOwner());
+        bool chained = next && loops.contains(next) && llvm::any_of(kept, [&](const Kept &o) {
+                         return o.loop == next && u.getOperandNumber() == next.getNumControlOperands() + o.pos;
+                       });
+        if (!chained)
+          uses.push_back(&u);
+      }
+      if (uses.empty())
+        continue;
+      b.setInsertionPointAfter(k.loop);
+      Value lanes = loadRow(mineAt(k), k.tile.getDimSize(1));
+      auto from = b.create<monoid::FromLanesOp>(monoid::named(loc, "o"), k.tile, lanes);
+      from->setAttr("attncc.layout", monoid::FragmentAttr::get(b.getContext(), monoid::Fragment::RowThread));
+      for (OpOperand *u : uses)
+        u->set(from.getResult());
+    }
+  }
 
   Value i32(int64_t v) { return consts.i32(v); }
   Value index(int64_t v) { return consts.index(v); }
@@ -189,7 +287,20 @@ private:
     Value mine = b.create<arith::AddIOp>(monoid::named(loc, name + "_mine"), d, quarter);
     bool accumulate = !isZeroSplat(c.getAcc());
     bool stored = false;
-    if (accumulate) {
+    std::optional<Resident> keep = kn ? residentO(c) : std::nullopt;
+    if (keep) {
+      // O stays in its columns: rescaled there, 8 columns at a time.
+      Value scale = b.create<monoid::ToLanesOp>(monoid::named(loc, name + "_scale"), VectorType::get({n}, b.getF32Type()),
+                                                keep->scale);
+      for (int64_t j = 0; j < n; j += 8) {
+        Value at = b.create<arith::AddIOp>(loc, mine, i32(j));
+        Value part = loadRow(at, 8);
+        Value f = b.create<vector::ExtractStridedSliceOp>(loc, scale, ArrayRef<int64_t>{j}, ArrayRef<int64_t>{8},
+                                                          ArrayRef<int64_t>{1});
+        storeRow(b.create<arith::MulFOp>(monoid::named(loc, name + "_rescaled"), part, f), at);
+      }
+      stored = true;
+    } else if (accumulate) {
       store(c.getAcc(), mine, b.getF32Type(), name + "_acc");
       stored = true;
     }
@@ -264,16 +375,22 @@ private:
     Value parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, i32(1));
     b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, name + " is done"), barPtr, parity, i32(10000000));
     b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    auto shape = NVVM::Tcgen05LdStShapeAttr::get(b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
-    Value words = b.create<NVVM::Tcgen05LdOp>(loc, VectorType::get({n}, b.getI32Type()), /*pack=*/UnitAttr(), shape,
-                                              tmemPtr(mine), Value{});
-    b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::LOAD);
-    Value lanes = b.create<arith::BitcastOp>(loc, VectorType::get({n}, b.getF32Type()), words);
-    auto from = b.create<monoid::FromLanesOp>(monoid::named(loc, name), accT, lanes);
-    from->setAttr("attncc.layout", monoid::FragmentAttr::get(b.getContext(), monoid::Fragment::RowThread));
     Value lhs = c.getLhs();
-    c.getResult().replaceAllUsesWith(from.getResult());
-    c.erase();
+    if (keep) {
+      // The loop carries O's register copy unchanged; finishResident loads
+      // the result after the loop.
+      Value arg = keep->loop.getRegionIterArgs()[keep->pos];
+      c.getResult().replaceAllUsesWith(arg);
+      c.erase();
+      keep->rescale.erase();
+      kept.push_back({keep->loop, keep->pos, colAttr.getInt(), accT});
+    } else {
+      Value lanes = loadRow(mine, n);
+      auto from = b.create<monoid::FromLanesOp>(monoid::named(loc, name), accT, lanes);
+      from->setAttr("attncc.layout", monoid::FragmentAttr::get(b.getContext(), monoid::Fragment::RowThread));
+      c.getResult().replaceAllUsesWith(from.getResult());
+      c.erase();
+    }
     if (auto t = lhs.getDefiningOp<arith::TruncFOp>(); t && t->use_empty())
       t.erase();
     return success();

@@ -156,6 +156,73 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// The running O of a fold stays in tensor memory: the loop's P*V
+// accumulates into o * alpha, where o is the loop's iter_arg and the product
+// is yielded back into it. Before the loop O's columns get the initial value
+// (zeros); in the loop O is rescaled in place, 8 columns at a time (load,
+// multiply by this thread's factor, store), and the product accumulates
+// into it; the loop yields its iter_arg unchanged (the register copy is
+// dead), and the result is loaded once after the loop, where it is read.
+// CHECK-LABEL: gpu.func @o_resident
+// CHECK:       %[[Z:.+]] = arith.constant dense<0.000000e+00> : vector<64xf32>
+// CHECK-NEXT:  %[[OC:.+]] = arith.addi %{{.+}}, %c64_i32 : i32
+// CHECK-NEXT:  %[[OM:.+]] = arith.addi %[[OC]], %{{.+}} : i32
+// CHECK-NEXT:  %[[ZW:.+]] = arith.bitcast %[[Z]] : vector<64xf32> to vector<64xi32>
+// CHECK-NEXT:  %[[ZP:.+]] = llvm.inttoptr %[[OM]] : i32 to !llvm.ptr<6>
+// CHECK-NEXT:  nvvm.tcgen05.st %[[ZP]], %[[ZW]] {{.+}} : vector<64xi32>
+// CHECK-NEXT:  nvvm.tcgen05.wait <store>
+// CHECK-NEXT:  %[[R:.+]] = scf.for %{{.+}} iter_args(%[[O:.+]] = %{{.+}}) -> (vector<128x64xf32>) {
+// CHECK:         %[[SC:.+]] = monoid.to_lanes %{{.+}} : vector<128x64xf32> to vector<64xf32>
+// CHECK-COUNT-8: nvvm.tcgen05.ld {{.+}} : vector<8xi32>
+// CHECK:         nvvm.tcgen05.mma {{.+}}, %true{{.*}} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
+// CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK-NEXT:    nvvm.tcgen05.fence <after>
+// CHECK-NEXT:    scf.yield %[[O]] : vector<128x64xf32>
+// CHECK-NEXT:  }
+// CHECK-NEXT:  %[[AC:.+]] = arith.addi %{{.+}}, %c64_i32 : i32
+// CHECK-NEXT:  %[[AM:.+]] = arith.addi %[[AC]], %{{.+}} : i32
+// CHECK-NEXT:  %[[AP:.+]] = llvm.inttoptr %[[AM]] : i32 to !llvm.ptr<6>
+// CHECK-NEXT:  %[[W:.+]] = nvvm.tcgen05.ld %[[AP]] {{.+}} : vector<64xi32>
+// CHECK-NEXT:  nvvm.tcgen05.wait <load>
+// CHECK-NEXT:  %[[F:.+]] = arith.bitcast %[[W]] : vector<64xi32> to vector<64xf32>
+// CHECK-NEXT:  %[[OUT:.+]] = monoid.from_lanes %[[F]] {attncc.layout = #monoid.fragment<rowthread>} : vector<64xf32> to vector<128x64xf32>
+// CHECK:       vector.transfer_write %[[OUT]]
+// CHECK-NOT:   arith.mulf {{.+}} : vector<128x64xf32>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @o_resident(%p: vector<128x64xf32>, %alpha: vector<128x1xf32>, %n: index, %out: memref<128x64xf32>) kernel attributes {attncc.tile = {rows = 128 : i64, smem = 8208 : i64, tmem = 128 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 1024 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8192 = arith.constant 8192 : index
+      %c8200 = arith.constant 8200 : index
+      %word = memref.view %raw[%c8192][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi32, #gpu.address_space<workgroup>>
+      %bar = memref.view %raw[%c8200][] {attncc.mma_done} : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+      %tmem = memref.load %word[%c0] {attncc.tmem_base} : memref<1xi32, #gpu.address_space<workgroup>>
+      %vv = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x1x64x64xbf16, #gpu.address_space<workgroup>>
+      %pad = arith.constant 0.0 : bf16
+      %zero = arith.constant dense<0.0> : vector<128x64xf32>
+      %vs = memref.subview %vv[0, 0, 0, 0] [1, 1, 64, 64] [1, 1, 1, 1] : memref<1x1x64x64xbf16, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, strided<[4096, 64, 1]>, #gpu.address_space<workgroup>>
+      %v3 = vector.transfer_read %vs[%c0, %c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, swz>, in_bounds = [true, true, true]} : memref<1x64x64xbf16, strided<[4096, 64, 1]>, #gpu.address_space<workgroup>>, vector<1x64x64xbf16>
+      %v2 = vector.transpose %v3, [1, 0, 2] {attncc.layout = #monoid.fragment<smem>} : vector<1x64x64xbf16> to vector<64x1x64xbf16>
+      %v = vector.shape_cast %v2 {attncc.layout = #monoid.fragment<smem>} : vector<64x1x64xbf16> to vector<64x64xbf16>
+      %pe = math.exp %p {attncc.layout = #monoid.fragment<rowthread>} : vector<128x64xf32>
+      %pb = arith.truncf %pe {attncc.layout = #monoid.fragment<rowthread>} : vector<128x64xf32> to vector<128x64xbf16>
+      %a = arith.negf %alpha {attncc.layout = #monoid.fragment<rowthread.row>} : vector<128x1xf32>
+      %ab = vector.broadcast %a {attncc.layout = #monoid.fragment<rowthread>} : vector<128x1xf32> to vector<128x64xf32>
+      %r = scf.for %i = %c0 to %n step %c1 iter_args(%o = %zero) -> (vector<128x64xf32>) {
+        %os = arith.mulf %o, %ab {attncc.layout = #monoid.fragment<rowthread>} : vector<128x64xf32>
+        %pv = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %pb, %v, %os {attncc.atom = "tcgen05.m128n64k16", attncc.family = "tcgen05", attncc.layout = #monoid.fragment<rowthread>, attncc.tmem_col = 64 : i64} : vector<128x64xbf16>, vector<64x64xbf16> into vector<128x64xf32>
+        scf.yield %pv : vector<128x64xf32>
+      } {attncc.layouts = [#monoid.fragment<rowthread>]}
+      vector.transfer_write %r, %out[%c0, %c0] {in_bounds = [true, true]} : vector<128x64xf32>, memref<128x64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // A left operand in mma.sync's C fragments cannot feed tcgen05 (its A is
 // shared memory or, written by this pass, tensor memory).
 module attributes {gpu.container_module} {
