@@ -116,6 +116,26 @@ const TcEntry kWgmma[] = {
 };
 #undef T2W1
 #undef T3WG
+/// tcgen05 prefill schedules (sm_100a only), for head dims 64 and 128: the
+/// one geometry built (issue 14, step 1: one m128 product per CTA, four
+/// warps, K and V by a TMA ring, S/P/O in tensor memory). NOT TIMED: no
+/// B200 has run them. Checked on the H200 under --emulate (the tcgen05
+/// instructions emulated, compiled for sm_90a).
+#define T5 "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
+#define T5NOTE "not timed: no B200 has run it; checked on the H200 under --emulate (the sweep of " \
+               "bench/sweep-tcgen05.txt, bench/results/2026-12-02-h200-tcgen05-emulated-verify-2.json)"
+const TcEntry kTcgen05[] = {
+    {64, false, false, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
+    {64, true, false, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
+    {128, false, false, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
+    {128, true, false, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
+    {64, false, true, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
+    {64, true, true, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
+    {128, false, true, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
+    {128, true, true, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
+};
+#undef T5
+#undef T5NOTE
 const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-s6-run2.json and "
                           "-s6-run6.json; the alternatives in -x4-run2.json, -wspec-run1.json and "
                           "-splitmask-run3.json";
@@ -183,6 +203,10 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
   if (cls == "prefill" && t.wgmma && lowp && (p.head_dim == 64 || p.head_dim == 128))
     if (auto r = pick(kWgmma, "wgmma"))
       return {r->knobs, reason(*r, " (wgmma): " + r->measured + " (" + kWgmmaWhere + ")")};
+  // sm_100a: the tcgen05 rows, for head dims 64 and 128.
+  if (cls == "prefill" && t.tcgen05 && lowp && (p.head_dim == 64 || p.head_dim == 128))
+    if (auto r = pick(kTcgen05, "tcgen05"))
+      return {r->knobs, reason(*r, " (tcgen05): " + r->measured)};
   // Elsewhere, prefill on a GPU with mma.sync: the tensor-core rungs, for
   // f16/bf16 and head dims that are multiples of 16 up to 128.
   if (cls == "prefill" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 && p.head_dim <= 128)

@@ -3,7 +3,8 @@
 # a flag written '' is the empty string, as in --knobs '')
 # into OUT/<name>/ (kernel.cu + contract.json). Default OUT: build-bundles/.
 # With PTX=1, into OUT/<name>.ptx (NVRTC) and OUT/<name>.log (ptxas's
-# resource line) instead (scripts/ptx-snapshot.sh).
+# resource line) instead (scripts/ptx-snapshot.sh). NO_EMULATE=1 drops
+# --emulate from every line.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 attncc=${ATTNCC:-$root/build/tools/attncc/attncc}
@@ -16,6 +17,13 @@ bundle() {
   shift
   local -a args=("$@")
   for a in "${args[@]}"; do [ "$a" = "--target" ] && target=; done
+  # NO_EMULATE=1: the real target's kernel of a line written with --emulate
+  # (scripts/check-spills.sh on bench/sweep-tcgen05.txt: sm_100a's resources).
+  if [ -n "${NO_EMULATE:-}" ]; then
+    local -a kept=()
+    for a in "${args[@]}"; do [ "$a" = "--emulate" ] || kept+=("$a"); done
+    args=("${kept[@]}")
+  fi
   if [ -n "$target" ]; then args+=(--target "$target"); fi
   if [ -n "${PTX:-}" ]; then
     "$attncc" compile --ir ptx "${args[@]}" -o "$out/$name.ptx" 2>"$out/$name.log" \
