@@ -31,6 +31,17 @@
 //       The instruction descriptor is isa::encodeInstr's (the one place
 //       that builds it); the shared-memory descriptor's constant part is
 //       isa::encodeSmemFixed's, printed by the emitter.
+//       The fold's running O stays in tensor memory: a P*V product that
+//       accumulates into `o * alpha` (arith.mulf), `o` the iter_arg of the
+//       scf.for holding it and the product yielded back into `o`, does not
+//       store its accumulator or load its result. O is rescaled in its
+//       columns (8 at a time: tcgen05.ld, arith.mulf by the thread's
+//       factor, tcgen05.st) and the product accumulates into it; the loop
+//       yields `o` unchanged (its register copy is dead); before the first
+//       such loop O's columns get the loop's initial value, and after the
+//       last one O is loaded once, where the loop's result is read (a
+//       result that only starts the next such loop, after the mask split,
+//       stays in tensor memory).
 //       The product is complete when the op is done (the issuing thread's
 //       commit, waited for by every thread), so attncc-place-waits treats
 //       it like mma.sync: a TMA slot is released right after its reader.

@@ -443,7 +443,11 @@ def LowerTcgen05 : Pass<"attncc-lower-tcgen05", "ModuleOp"> {
     `nvvm.tcgen05.commit` on allocate-tmem's mbarrier; every thread waits on
     its phase (`nvvm.mbarrier.try_wait.parity`, a counter in a private
     alloca), fences, and loads its row back (`nvvm.tcgen05.ld` 32x32b,
-    `tcgen05.wait <load>`, `monoid.from_lanes`).
+    `tcgen05.wait <load>`, `monoid.from_lanes`). A fold's running O stays in
+    tensor memory: a P*V product accumulating into `o * alpha` with `o` the
+    loop's iter_arg rescales O in its columns (8 at a time) instead, the loop
+    yields `o` unchanged, O's columns get the initial value before the loop
+    and O is loaded once after it.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
                            "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
