@@ -26,11 +26,11 @@ if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "gpu-verify: no GPU on this machine: skipped (it needs one; CI has none)"
   exit 77
 fi
-SWEEP=${SWEEP:-bench/sweep-scalar.txt bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wspec.txt bench/sweep-x4.txt bench/sweep-moves.txt bench/sweep-wgmma.txt bench/sweep-f16x.txt bench/sweep-tma-mma.txt}
+SWEEP=${SWEEP:-bench/sweep-scalar.txt bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wspec.txt bench/sweep-x4.txt bench/sweep-moves.txt bench/sweep-wgmma.txt bench/sweep-f16x.txt bench/sweep-tma-mma.txt bench/sweep-tcgen05.txt}
 FULL=${FULL-bench/perf-default.txt bench/perf-extra.txt}
-LADDER=${LADDER-bench/ladder.txt}
+LADDER=${LADDER-bench/ladder.txt bench/ladder-tcgen05.txt}
 SAN=${SAN-fused-len97-c cut-113x203-c split-masked-rows split-decode tc-ring-c tc-qstage-c tma-97-c w4pw-97-c mv-len97-c-smem}
-CONTROLS=${CONTROLS-control-causal control-tc-causal control-wgmma-causal}
+CONTROLS=${CONTROLS-control-causal control-tc-causal control-wgmma-causal control-t5-causal}
 REFS=${REFS-fused-len97-c fused-1023-c-bf16 fused-gqa4 fused-bias fused-window fused-masked-rows split-decode}
 # at BUNDLE B SQ SK: the --set flags for the sizes BUNDLE left symbolic.
 at() {

@@ -11,7 +11,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/build-bundles}
-for pair in ${CONTROL_PAIRS:-control-causal:fused-len97-c control-tc-causal:tc-qstage-c control-wgmma-causal:tma-97-c}; do
+for pair in ${CONTROL_PAIRS:-control-causal:fused-len97-c control-tc-causal:tc-qstage-c control-wgmma-causal:tma-97-c control-t5-causal:t5-97-c}; do
   name=${pair%%:*} from=${pair#*:}
   [ -d "$out/$from" ] || { echo "make-control-bundle: $out/$from is missing (make-bundles.sh first)"; exit 1; }
   rm -rf "${out:?}/$name"

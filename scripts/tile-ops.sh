@@ -13,13 +13,16 @@ ops=(gpu.dynamic_shared_memory memref.view memref.subview memref.alloca nvgpu.mb
      nvvm.bar.warp.sync nvvm.cp.async.commit.group nvvm.cp.async.wait.group nvvm.fence.proxy gpu.barrier
      nvvm.barrier nvvm.wgmma.wait.group.sync.aligned 'nvvm.inline_ptx ""' nvvm.setmaxregister '{attncc.roles}'
      monoid.tma_wait monoid.tma_release nvgpu.ldmatrix nvgpu.mma.sync monoid.to_lanes monoid.from_lanes
-     monoid.smem_descriptor monoid.wgmma nvvm.wgmma.fence.aligned nvvm.wgmma.commit.group.sync.aligned nvvm.barrier.arrive)
+     monoid.smem_descriptor monoid.wgmma nvvm.wgmma.fence.aligned nvvm.wgmma.commit.group.sync.aligned nvvm.barrier.arrive
+     nvvm.tcgen05.alloc nvvm.tcgen05.dealloc nvvm.tcgen05.fence nvvm.tcgen05.st nvvm.tcgen05.ld nvvm.tcgen05.wait
+     nvvm.tcgen05.mma nvvm.tcgen05.commit nvvm.mbarrier.init nvvm.mbarrier.try_wait.parity)
 # shellcheck source=scripts/bench-list.sh
 source "$root/scripts/bench-list.sh"
 count() {
-  local name=$1 ir line op re n
+  local name=$1 ir line op re n a target=--target
   shift
-  ir=$("$attncc" compile --ir tile --target sm_90a "$@")
+  for a in "$@"; do [ "$a" = "--target" ] && target=; done # a line that names its target keeps it
+  ir=$("$attncc" compile --ir tile ${target:+--target sm_90a} "$@")
   line="$name:"
   for op in "${ops[@]}"; do
     if [[ $op == "{"* ]]; then # an attribute: its dictionary entry
