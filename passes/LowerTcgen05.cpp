@@ -253,11 +253,12 @@ private:
   void store(Value tile, Value addr, Type et, StringRef name) {
     auto tt = cast<VectorType>(tile.getType());
     int64_t n = tt.getDimSize(1);
-    Value regs;
     if (et.isF32()) {
-      Value lanes = b.create<monoid::ToLanesOp>(monoid::named(loc, name), VectorType::get({n}, b.getF32Type()), tile);
-      regs = b.create<arith::BitcastOp>(loc, VectorType::get({n}, b.getI32Type()), lanes);
-    } else {
+      storeRow(b.create<monoid::ToLanesOp>(monoid::named(loc, name), VectorType::get({n}, b.getF32Type()), tile), addr);
+      return;
+    }
+    Value regs;
+    {
       Value lanes = b.create<monoid::ToLanesOp>(monoid::named(loc, name), VectorType::get({n / 2, 2}, b.getF32Type()),
                                                 tile);
       Value pairs = b.create<arith::TruncFOp>(monoid::named(loc, name), VectorType::get({n / 2, 2}, et), lanes);
