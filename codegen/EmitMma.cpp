@@ -112,13 +112,20 @@ LogicalResult KernelEmitter::emitRegisterStore(vector::StoreOp op) {
 LogicalResult KernelEmitter::emitExtract(vector::ExtractOp op) {
   auto src = cast<VectorType>(op.getSource().getType());
   auto rt = dyn_cast<VectorType>(op.getResult().getType());
-  if (!rt || !layoutOf(op.getSource()).empty())
-    return op.emitOpError("the CUDA emitter extracts a sub-vector of a thread's registers");
+  Type et = src.getElementType();
+  bool scalar32 = !rt && (et.isF32() || et.isInteger(32));
+  if ((!rt && !scalar32) || !layoutOf(op.getSource()).empty())
+    return op.emitOpError("the CUDA emitter extracts a sub-vector of a thread's registers, or one 32-bit element");
   std::string at = "0";
   unsigned dyn = 0;
   for (auto [k, p] : llvm::enumerate(op.getStaticPosition())) {
     std::string pos = ShapedType::isDynamic(p) ? ref(op.getDynamicPosition()[dyn++]) : std::to_string(p);
     at = k ? "(" + at + ") * " + std::to_string(src.getDimSize(k)) + " + " + pos : pos;
+  }
+  if (scalar32) { // one element of a thread's 32-bit registers (e.g. its row's factor)
+    std::string n = define(op.getResult());
+    os << scalarType(et) << " " << n << " = " << ref(op.getSource()) << "[" << at << "];\n";
+    return success();
   }
   int64_t per = registers(op.getResult());
   std::string s = ref(op.getSource());

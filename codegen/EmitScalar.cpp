@@ -212,6 +212,7 @@ LogicalResult KernelEmitter::emitScalar(Operation *op) {
       })
       .Case([&](arith::IndexCastOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
       .Case([&](arith::SIToFPOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
+      .Case([&](arith::FPToSIOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
       .Case([&](math::ExpOp o) { return elementwise(o, call("expf")); })
       .Case([&](math::Exp2Op o) {
         bool approx = bitEnumContainsAll(o.getFastmath(), arith::FastMathFlags::afn);
@@ -221,6 +222,7 @@ LogicalResult KernelEmitter::emitScalar(Operation *op) {
       .Case([&](math::LogOp o) { return elementwise(o, call("logf")); })
       .Case([&](math::TanhOp o) { return elementwise(o, call("tanhf")); })
       .Case([&](math::AbsFOp o) { return elementwise(o, call("fabsf")); })
+      .Case([&](math::FloorOp o) { return elementwise(o, call("floorf")); })
       .Case([&](math::SqrtOp o) { return elementwise(o, call("sqrtf")); })
       .Default([&](Operation *o) -> LogicalResult {
         return o->emitOpError("is not supported by the CUDA emitter");

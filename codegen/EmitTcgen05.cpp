@@ -91,6 +91,14 @@ LogicalResult KernelEmitter::emitTcgen05(Operation *op) {
            << ref(o.getEnableInputD()) << ");\n";
         return success();
       })
+      .Case([&](NVVM::VoteSyncOp o) -> LogicalResult {
+        if (o.getKind() != NVVM::VoteSyncKind::any)
+          return o.emitOpError("the CUDA emitter prints vote.sync any only");
+        std::string n = define(o.getResult());
+        os << "const bool " << n << " = __any_sync((unsigned)" << ref(o.getMask()) << ", " << ref(o.getPred())
+           << ");" << note(o) << "\n";
+        return success();
+      })
       .Case([&](NVVM::Tcgen05CommitOp o) -> LogicalResult {
         if (o.getMulticastMask())
           return o.emitOpError("the CUDA emitter prints tcgen05.commit without multicast");

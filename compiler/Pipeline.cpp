@@ -77,7 +77,9 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createLdmatrixX4());   // STAGE@kv=.../x4: B fragments by ldmatrix.x4
     fn.addPass(mlir::attncc::createHandoff());      // REPACK=smem: P through shared memory
     fn.addPass(mlir::attncc::createAccumulate());   // ACC=f16x: fp16 partials into fp32
+    fn.addPass(mlir::attncc::createLazyRescale());  // RESCALE=lazy<t>
     fn.addPass(mlir::attncc::createExp2());         // EXP=ex2
+    fn.addPass(mlir::attncc::createExpPoly());      // EXP=poly<k>: a quarter of the weights on the FMA pipe
     fn.addPass(mlir::attncc::createOverlap());      // OVERLAP=pv
     fn.addPass(canonicalizeKeepingFolds());
   }

@@ -4,8 +4,9 @@
 //   loop    after the loop-level moves, in this order: cut-fold, split-reduce,
 //           clip-identity, partition, stream-reduce, expand-carrier,
 //           canonicalize + cse, hoist, split-mask, stage, ldmatrix-x4,
-//           handoff, accumulate, exp2, overlap, canonicalize (14 attncc
-//           passes and three canonicalize/cse runs; buildPipeline in
+//           handoff, accumulate, lazy-rescale, exp2, exp-poly, overlap,
+//           canonicalize (16 attncc passes and three canonicalize/cse runs;
+//           buildPipeline in
 //           Pipeline.cpp is the list)
 //   tile    the GPU kernels: lower-contract, map-to-gpu, launch-sink,
 //           gpu-kernel-outlining, canonicalize + cse, atomize, allocate-smem,

@@ -71,6 +71,11 @@
 //                                        never contracted into an FMA
 //                                        (attncc-exp2; the emitter prints
 //                                        __fmul_rn)
+//   attncc.lazy   (unit)                 the select that keeps a fold's
+//                                        running maximum (attncc-lazy-rescale,
+//                                        RESCALE=lazy<t>); attncc-lower-tcgen05
+//                                        then skips O's rescale for a warp
+//                                        whose rows all kept theirs
 //   attncc.smem_limit, attncc.target     on the module: the target's opt-in
 //                                        shared memory per block (the driver)
 //

@@ -1,6 +1,7 @@
 //===- Exp2.cpp - attncc-exp2 (EXP=ex2: base-2 exponentials) --------------===//
 //
-// Pre:  loop-level IR; the function carries attncc.schedule with EXP=ex2.
+// Pre:  loop-level IR; the function carries attncc.schedule with EXP=ex2
+//       (or EXP=poly<k>, which attncc-exp-poly then rewrites in part).
 // Post: every math.exp becomes the hardware's base-2 exponential:
 //         exp(x - y)  ->  exp2(fma(x, log2 e, -(y * log2 e)))
 //                         when y is a broadcast (a block's weights)
@@ -78,8 +79,8 @@ struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
     const ::attncc::Schedule *s = monoid::scheduleOf(f);
-    if (!s || s->exp != ::attncc::ExpKind::Ex2)
-      return;
+    if (!s || (s->exp != ::attncc::ExpKind::Ex2 && s->exp != ::attncc::ExpKind::Poly))
+      return; // EXP=poly<k> is ex2 plus attncc-exp-poly's software share
     const double log2e = 1.4426950408889634;
     SmallVector<math::ExpOp> exps;
     f.walk([&](math::ExpOp e) { exps.push_back(e); });

@@ -41,7 +41,13 @@
 //       such loop O's columns get the loop's initial value, and after the
 //       last one O is loaded once, where the loop's result is read (a
 //       result that only starts the next such loop, after the mask split,
-//       stays in tensor memory).
+//       stays in tensor memory). When the fold keeps its maximum lazily
+//       (RESCALE=lazy<t>: attncc-lazy-rescale's select, marked
+//       attncc.lazy), the rescale is inside
+//         scf.if (nvvm.vote.sync any (factor != 1))
+//       so a warp whose 32 rows all kept their maximum (factors exactly 1)
+//       skips it; the vote, not the thread's own test, because tcgen05.ld
+//       and st are warp-wide.
 //       The product is complete when the op is done (the issuing thread's
 //       commit, waited for by every thread), so attncc-place-waits treats
 //       it like mma.sync: a TMA slot is released right after its reader.
@@ -108,6 +114,13 @@ std::optional<Resident> residentO(vector::ContractionOp c) {
     return Resident{loop, pos, mul, mul->getOperand(1 - k)};
   }
   return std::nullopt;
+}
+
+/// The fold keeps its maximum lazily (attncc-lazy-rescale marked the select).
+bool lazyFold(scf::ForOp loop) {
+  bool lazy = false;
+  loop.getBody()->walk([&](arith::SelectOp s) { lazy |= s->hasAttr("attncc.lazy"); });
+  return lazy;
 }
 
 class Lowerer {
@@ -304,6 +317,19 @@ private:
       // O stays in its columns: rescaled there, 8 columns at a time.
       Value scale = b.create<monoid::ToLanesOp>(monoid::named(loc, name + "_scale"), VectorType::get({n}, b.getF32Type()),
                                                 keep->scale);
+      OpBuilder::InsertionGuard guard(b);
+      if (lazyFold(keep->loop)) {
+        // RESCALE=lazy<t>: a warp whose 32 rows all kept their maximum has
+        // factors of exactly 1; it skips the rescale. tcgen05.ld/st are
+        // warp-wide, so the test is the warp's vote, not the thread's.
+        Value factor = b.create<vector::ExtractOp>(loc, scale, ArrayRef<int64_t>{0});
+        Value one = b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(1.0f));
+        Value moved = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, factor, one);
+        Value any = b.create<NVVM::VoteSyncOp>(monoid::named(loc, name + "_rescale_any"), b.getI1Type(), i32(-1),
+                                               moved, NVVM::VoteSyncKind::any);
+        auto skip = b.create<scf::IfOp>(loc, any, /*withElseRegion=*/false);
+        b.setInsertionPointToStart(skip.thenBlock());
+      }
       for (int64_t j = 0; j < n; j += 8) {
         Value at = b.create<arith::AddIOp>(loc, mine, i32(j));
         Value part = loadRow(at, 8);

@@ -447,11 +447,31 @@ def LowerTcgen05 : Pass<"attncc-lower-tcgen05", "ModuleOp"> {
     tensor memory: a P*V product accumulating into `o * alpha` with `o` the
     loop's iter_arg rescales O in its columns (8 at a time) instead, the loop
     yields `o` unchanged, O's columns get the initial value before the loop
-    and O is loaded once after it.
+    and O is loaded once after it. With a lazy maximum (attncc-lazy-rescale)
+    the rescale is skipped by a warp whose rows all kept theirs
+    (`nvvm.vote.sync any` of factor != 1 around it).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
                            "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
                            "mlir::vector::VectorDialect", "mlir::monoid::MonoidDialect"];
+}
+
+def LazyRescale : Pass<"attncc-lazy-rescale", "func::FuncOp"> {
+  let summary = "RESCALE=lazy<t>: a fold keeps its running maximum until the new one is larger by more than t ln 2";
+  let description = [{
+    Reads the schedule the function carries (`attncc.schedule`). With
+    `RESCALE=lazy<t>`, in every `scf.for` that carries a running maximum
+    `%m` (yielding `max(%m, ...)`, as a `vector.multi_reduction <maximumf>`
+    with `%m` as accumulator or an `arith.maximumf`) that twists another
+    channel (a `math.exp(%m - m_safe(%m1))` reads it), the new maximum is
+    replaced by `select(%m1 - %m > t ln 2, %m1, %m)` (`m_lazy`). Every
+    weight stays at most 2^t, and where the maximum stays the correction is
+    exactly 1, so a lowering may skip the rescale (attncc-lower-tcgen05
+    skips the in-place rescale of O for a warp whose rows all kept theirs).
+    The state is the same element of the carrier's monoid: only its
+    reference point differs.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
 def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
@@ -466,6 +486,22 @@ def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {
     row maximum becomes `max(m, c * max(s))`: no per-element multiply.
     The emitter writes `ex2.approx.ftz.f32` for an `afn` exp2.
   }];
+}
+
+def ExpPoly : Pass<"attncc-exp-poly", "func::FuncOp"> {
+  let summary = "EXP=poly<k>: one 8-column group in four of the block weights takes a degree-k FMA polynomial exp2";
+  let description = [{
+    Reads the schedule the function carries (`attncc.schedule`). With
+    `EXP=poly<k>` (attncc-exp2 has treated it as ex2), every `math.exp2` of
+    a [rows x block] f32 tile with the block a multiple of 32 becomes
+    `select(c mod 32 >= 24, p, exp2(a))` with `c` the column: `p` is the
+    software exp2 (`floor`, a degree-k polynomial through 2^f at the
+    Chebyshev nodes of [0, 1] in k `math.fma`, the integer part added to the
+    exponent bits; 0 below -126), so a quarter of the weights run on the FMA
+    pipe instead of the MUFU unit (FlashAttention-4's split). The choice is
+    by 8-column groups: the same for every thread of a warp in every layout.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect", "mlir::vector::VectorDialect"];
 }
 
 def Overlap : Pass<"attncc-overlap", "func::FuncOp"> {

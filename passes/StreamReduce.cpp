@@ -14,6 +14,8 @@
 //                   state = state (+) e                    with the identity,
 //                                                          never read)
 //   3. replace the reduce's results by the loop's.
+//   The function gets the reduce's schedule (attncc.schedule), unless
+//   attncc-partition gave it one, for the loop passes after this one.
 //
 //===----------------------------------------------------------------------===//
 #include "schedule/Geometry.h"
@@ -76,6 +78,11 @@ int64_t blockFor(ReduceOp reduce) {
 }
 
 void streamReduce(ReduceOp reduce) {
+  // The later loop passes (exp2, lazy-rescale, ...) read the knobs from
+  // the function, as attncc-partition leaves them for a tiled reduce.
+  if (auto s = reduce.getScheduleAttr())
+    if (auto fn = reduce->getParentOfType<func::FuncOp>(); fn && !fn->hasAttr("attncc.schedule"))
+      fn->setAttr("attncc.schedule", s);
   OpBuilder b(reduce);
   Location loc = unnamed(reduce.getLoc());
   CarrierAttr carrier = reduce.getCarrier();

@@ -1,5 +1,6 @@
 //===- Built.cpp - which knobs the passes act on yet ----------------------===//
 #include "schedule/Built.h"
+#include "schedule/Geometry.h"
 
 namespace attncc {
 
@@ -138,11 +139,26 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
       if (!atomTile || st.axis != atomTile->axis)
         return KnobError{"HOIST", "off", "on with STAGE@" + st.axis + " (a staged free-axis tile is "
                                          "copied to shared memory once, before the fold)"};
-  if (s.exp && *s.exp == ExpKind::Poly)
-    return KnobError{"EXP", "poly" + std::to_string(s.expPolyDegree),
-                     "libm or ex2 (polynomial exp is not built yet)"};
-  if (s.rescale && *s.rescale != "always")
-    return KnobError{"RESCALE", *s.rescale, "always (lazy rescaling is not built yet)"};
+  if (s.exp && *s.exp == ExpKind::Poly) {
+    // attncc-exp-poly: one 8-column group in four of each block's weights.
+    std::string v = "poly" + std::to_string(s.expPolyDegree);
+    if (!atomTile)
+      return KnobError{"EXP", v, "libm or ex2 without a tensor-core TILE (the software exp2 takes one "
+                                 "8-column group in four of a block's weights)"};
+    if (reduceBlock(*atomTile) % 32 != 0)
+      return KnobError{"EXP", v, "ex2 with a key block of " + std::to_string(reduceBlock(*atomTile)) +
+                                     " (the software exp2 takes one 8-column group in four: a block of a "
+                                     "multiple of 32 keys)"};
+  }
+  if (s.rescale && *s.rescale != "always") {
+    // attncc-lazy-rescale: every weight of the fold stays at most 2^t.
+    if (s.rescaleThreshold > 15)
+      return KnobError{"RESCALE", *s.rescale, "lazy<t> with t at most 15 (the weights grow up to 2^t before the "
+                                              "maximum moves, and P is rounded to 16-bit floats: fp16's largest is 65504)"};
+    if (s.acc && *s.acc == Accum::F16x)
+      return KnobError{"RESCALE", *s.rescale, "always with ACC=f16x (fp16 partial sums of weights up to 2^t "
+                                              "would overflow)"};
+  }
   if (s.acc && *s.acc == Accum::F16x) {
     if (!atomTile)
       return KnobError{"ACC", "f16x", "f32 without a tensor-core TILE (f16x runs the contractions on "

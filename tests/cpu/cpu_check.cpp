@@ -204,6 +204,34 @@ std::vector<Case> sweep() {
   // Q read in the fold, which the CPU then runs every iteration).
   add("tc hoist-off repack-smem causal", with(attn(1, 2, 2, 97, 77, 64), [](Problem &p) { p.causal = true; }),
       tc16 + ",STAGE@kv=d1/cp/pad,REPACK=smem,HOIST=off");
+  // attncc-lazy-rescale (RESCALE=lazy<t>): the fold keeps a stale maximum
+  // while the new one is within t ln 2; the small thresholds make random
+  // scores move it in some blocks and not in others.
+  add("lazy0.5 causal", with(attn(1, 2, 2, 97, 150, 64), [](Problem &p) { p.causal = true; }),
+      "RESCALE=lazy0.5");
+  // EXP=ex2 on the scalar rung (ignored until 2026-12-03: the function had
+  // no schedule for attncc-exp2 to read).
+  add("scalar ex2 causal", with(attn(1, 2, 2, 97, 150, 64), [](Problem &p) { p.causal = true; }),
+      "TILE@kv=n32/f1,EXP=ex2,RESCALE=lazy1");
+  add("lazy8 split", attn(1, 2, 2, 17, 257, 64), "TILE@kv=n32/f1,REDUCE@kv=g3k,RESCALE=lazy8");
+  add("tc lazy1 ring ex2 causal", with(attn(1, 2, 2, 97, 97, 64), [](Problem &p) { p.causal = true; }),
+      tc16 + ",STAGE@kv=d2/cp/ring,EXP=ex2,RESCALE=lazy1");
+  add("tc lazy15 softcap bf16", with(attn(1, 2, 2, 45, 77, 64, DType::BF16), [](Problem &p) { p.softcap = 20.0; }),
+      tcbf + ",RESCALE=lazy15");
+  add("logsumexp lazy2", rows(ProblemKind::LogSumExp, 1, 2, 7, 300), "TILE@n=n32/f1,RESCALE=lazy2");
+  // attncc-exp-poly (EXP=poly<k>): a quarter of the block weights from the
+  // FMA polynomial (32-key blocks, so that a block has a group of 8 in it).
+  const std::string tc32 = "TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x4/k1";
+  // (poly3, FlashAttention-4's degree, 1.5e-4 from 2^f, fails the LSE bound
+  // on this case: 2.2e-5 against 1.1e-5, the short causal rows; poly4 passes.)
+  add("tc poly4 causal", with(attn(1, 2, 2, 97, 97, 64), [](Problem &p) { p.causal = true; }),
+      tc32 + ",EXP=poly4");
+  add("tc poly4 masked-rows lazy", with(attn(1, 2, 2, 64, 16, 64), [](Problem &p) {
+        p.causal = true;
+        p.window = 0;
+      }), tc32 + ",STAGE@kv=d2/cp/ring,EXP=poly4,RESCALE=lazy8");
+  add("tc poly5 bf16 softcap", with(attn(1, 2, 2, 45, 77, 64, DType::BF16), [](Problem &p) { p.softcap = 20.0; }),
+      "TILE@kv=a:mma_m16n8k16_bf16/w1x1/f1x4/k1,EXP=poly5");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),
