@@ -151,7 +151,7 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   for (gpu::ReturnOp r : returns) {
     b.setInsertionPoint(r);
     b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    b.create<gpu::BarrierOp>(monoid::named(loc, "every product and load of tensor memory is done"));
+    computeBarrier(b, monoid::named(loc, "every product and load of tensor memory is done"), f, consts);
     auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
     b.setInsertionPoint(i.thenBlock()->getTerminator());
     Value p = b.create<LLVM::IntToPtrOp>(loc, tmemPtr, tmem);

@@ -183,10 +183,13 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     int64_t warps = threads / 32, rows = 0, producers = 0;
     bool wgmma = false, tcgen05 = false;
     // WSPEC=load1 (attncc-partition): one warp past the warpgroups that own
-    // the wgmma rows (16 per warp) only copies blocks in.
+    // the wgmma rows (16 per warp) or the tcgen05 rows (32 per warp, a lane
+    // quarter each) only copies blocks in.
     f.walk([&](vector::ContractionOp c) {
       auto acc = dyn_cast<VectorType>(c.getAccType());
-      int64_t extra = acc && acc.getRank() == 2 ? warps - acc.getDimSize(0) / 16 : 0;
+      auto family = c->getAttrOfType<StringAttr>("attncc.family");
+      int64_t perWarp = family && family.getValue() == "tcgen05" ? 32 : 16;
+      int64_t extra = acc && acc.getRank() == 2 ? warps - acc.getDimSize(0) / perWarp : 0;
       if (c->hasAttr("attncc.family") && (extra == 1 || extra == 4)) {
         producers = extra;
         warps -= extra;

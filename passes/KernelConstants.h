@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 #include <map>
 
@@ -36,6 +37,22 @@ private:
   gpu::GPUFuncOp f;
   std::map<std::pair<bool, int64_t>, Value> consts; // (i32?, value) -> its op at the kernel's top
 };
+
+/// A barrier among the threads that compute: gpu.barrier, or in a kernel
+/// with producer warps (attncc.tile's `producers`, WSPEC=load<n>: they
+/// return early) the named barrier 15 over the computing warps' threads,
+/// the one attncc-place-waits uses for them.
+inline void computeBarrier(OpBuilder &b, Location loc, gpu::GPUFuncOp f, KernelConstants &consts) {
+  auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
+  auto producers = tile ? tile.getAs<IntegerAttr>("producers") : IntegerAttr();
+  auto warps = tile ? tile.getAs<IntegerAttr>("warps") : IntegerAttr();
+  if (!producers || !warps || producers.getInt() == 0) {
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  NVVM::BarrierOp::create(b, loc, TypeRange{}, consts.i32(15), consts.i32(warps.getInt() * 32),
+                          NVVM::BarrierReductionAttr{}, Value{});
+}
 
 /// Runs `lower` on every tiled kernel (a gpu.func with attncc.tile) under
 /// `root`, and stops at the first that fails.

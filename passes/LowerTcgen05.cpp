@@ -356,7 +356,8 @@ private:
     if (stored)
       b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::STORE);
     b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    b.create<gpu::BarrierOp>(monoid::named(loc, "the operands are in tensor memory and the last results were read"));
+    computeBarrier(b, monoid::named(loc, "the operands are in tensor memory and the last results were read"), f,
+                   consts);
     b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
 
     auto bm = mlir::attncc::blockMemref(b, c.getRhs(), c, "attncc-lower-tcgen05");

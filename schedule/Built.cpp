@@ -60,9 +60,11 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
   if (tcgen05) {
     // Knobs that act on the fold's products and are built for wgmma or
     // mma.sync only so far.
-    if (!s.wspec.empty())
-      return KnobError{"WSPEC", "load" + std::to_string(s.wspec[0].warps),
-                       "no WSPEC with a tcgen05 atom (its roles are not built yet)"};
+    // WSPEC=load1: the TMA producer warp is built (the checks below); a
+    // producer warpgroup and the mma / softmax / corr roles are not.
+    if (!s.wspec.empty() && s.wspec.size() == 1 && s.wspec[0].role == "load" && s.wspec[0].warps == 4)
+      return KnobError{"WSPEC", "load4", "load1 with a tcgen05 atom (a producer warpgroup that gives its "
+                                         "registers to the others is built for wgmma only)"};
     if (s.overlap)
       return KnobError{"OVERLAP", overlapName(*s.overlap), "none with a tcgen05 atom (not built yet)"};
     bool freeStaged = false;
@@ -120,8 +122,8 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
       return KnobError{"WSPEC", written, "load1 or load4 (a producer warp, or a producer warpgroup "
                                               "that gives its registers to the others; the other roles "
                                               "are not built yet)"};
-    if (!wgmma || !kv || kv->transport != Transport::Tma)
-      return KnobError{"WSPEC", "load" + std::to_string(s.wspec[0].warps), "no WSPEC without a wgmma TILE and STAGE@" +
+    if (!(wgmma || tcgen05) || !kv || kv->transport != Transport::Tma)
+      return KnobError{"WSPEC", "load" + std::to_string(s.wspec[0].warps), "no WSPEC without a wgmma or tcgen05 TILE and STAGE@" +
                                              std::string(atomTile ? atomTile->axis : "kv") +
                                              "=d<1|2|3>/tma[/ring]/swz128 (the producer warp issues TMA copies)"};
   }

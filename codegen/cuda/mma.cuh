@@ -65,3 +65,7 @@ template <int N> __device__ __forceinline__ void attncc_cp_async_wait() {
 // Shared memory written by threads (cp.async included) is read by wgmma
 // and tcgen05 through the async proxy.
 __device__ __forceinline__ void attncc_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+// Named barriers (0 is __syncthreads): the computing warps of a kernel with a
+// producer warp (WSPEC=load<n>) and OVERLAP=wg's turns between warpgroups.
+__device__ __forceinline__ void attncc_bar_sync(unsigned id, unsigned n) { asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void attncc_bar_arrive(unsigned id, unsigned n) { asm volatile("bar.arrive %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }

@@ -15,8 +15,4 @@ template <int N> __device__ __forceinline__ void attncc_wgmma_wait() {
 // Keeps the compiler from moving accesses of an accumulator across the
 // asynchronous instructions that write it.
 __device__ __forceinline__ void attncc_fence_operand(float &r) { asm volatile("" : "+f"(r) :: "memory"); }
-// Named barriers (0 is __syncthreads): OVERLAP=wg passes the turn to issue
-// wgmma products from one warpgroup to the next.
-__device__ __forceinline__ void attncc_bar_sync(unsigned id, unsigned n) { asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
-__device__ __forceinline__ void attncc_bar_arrive(unsigned id, unsigned n) { asm volatile("bar.arrive %0, %1;\n" :: "r"(id), "r"(n) : "memory"); }
 
