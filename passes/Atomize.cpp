@@ -190,7 +190,7 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       auto family = c->getAttrOfType<StringAttr>("attncc.family");
       int64_t perWarp = family && family.getValue() == "tcgen05" ? 32 : 16;
       int64_t extra = acc && acc.getRank() == 2 ? warps - acc.getDimSize(0) / perWarp : 0;
-      if (c->hasAttr("attncc.family") && (extra == 1 || extra == 4)) {
+      if (family && (extra == 1 || extra == 4)) {
         producers = extra;
         warps -= extra;
       }

@@ -36,6 +36,7 @@
 #include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
 #include "passes/Passes.h"
+#include "passes/Splat.h"
 
 #include "mlir/IR/TypeUtilities.h"
 
@@ -55,13 +56,6 @@ using namespace mlir;
 
 namespace {
 
-Value splat(OpBuilder &b, Location loc, Type t, double v) {
-  auto ft = cast<FloatType>(getElementTypeOrSelf(t));
-  if (auto vt = dyn_cast<VectorType>(t))
-    return arith::ConstantOp::create(b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(ft, v)));
-  return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
-}
-
 /// y * c, computed before any broadcasts and shape casts that produced y.
 /// The product is marked attncc.rounded: rounded on its own, never fused
 /// with the subtraction it feeds (see the header).
@@ -70,7 +64,7 @@ Value scaleThrough(OpBuilder &b, Location loc, Value y, double c) {
     return vector::BroadcastOp::create(b, loc, y.getType(), scaleThrough(b, loc, bc.getSource(), c));
   if (auto sc = y.getDefiningOp<vector::ShapeCastOp>())
     return vector::ShapeCastOp::create(b, loc, y.getType(), scaleThrough(b, loc, sc.getSource(), c));
-  auto mul = arith::MulFOp::create(b, loc, y, splat(b, loc, y.getType(), c));
+  auto mul = arith::MulFOp::create(b, loc, y, mlir::attncc::floatSplat(b, loc, y.getType(), c));
   mul->setAttr("attncc.rounded", b.getUnitAttr());
   return mul;
 }
@@ -104,9 +98,9 @@ struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {
       } else if (sub) {
         Value yl = scaleThrough(b, loc, sub.getRhs(), log2e);
         Value neg = arith::NegFOp::create(b, loc, yl);
-        arg = math::FmaOp::create(b, loc, sub.getLhs(), splat(b, loc, z.getType(), log2e), neg);
+        arg = math::FmaOp::create(b, loc, sub.getLhs(), mlir::attncc::floatSplat(b, loc, z.getType(), log2e), neg);
       } else {
-        arg = arith::MulFOp::create(b, loc, z, splat(b, loc, z.getType(), log2e));
+        arg = arith::MulFOp::create(b, loc, z, mlir::attncc::floatSplat(b, loc, z.getType(), log2e));
       }
       auto e2 = math::Exp2Op::create(b, loc, arg, afn);
       e.replaceAllUsesWith(e2.getResult());
@@ -187,17 +181,17 @@ struct Exp2Pass : mlir::attncc::impl::Exp2Base<Exp2Pass> {
       OpBuilder b(r);
       Location loc = r.getLoc();
       Type t = r.getDest().getType();
-      Value ninf = splat(b, loc, t, -std::numeric_limits<double>::infinity());
+      Value ninf = mlir::attncc::floatSplat(b, loc, t, -std::numeric_limits<double>::infinity());
       auto ry = vector::MultiDimReductionOp::create(b, loc, unscaled, ninf, r.getReductionMask(),
                                                     vector::CombiningKind::MAXIMUMF);
-      Value scaled = arith::MulFOp::create(b, loc, ry.getResult(), splat(b, loc, t, *c));
+      Value scaled = arith::MulFOp::create(b, loc, ry.getResult(), mlir::attncc::floatSplat(b, loc, t, *c));
       Value m = arith::MaximumFOp::create(b, loc, r.getAcc(), scaled);
       r.getResult().replaceAllUsesWith(m);
       r.erase();
     }
     OpBuilder b(fma);
     fma.getAMutable().assign(unscaled);
-    fma.getBMutable().assign(splat(b, fma.getLoc(), fma.getType(), *c * log2e));
+    fma.getBMutable().assign(mlir::attncc::floatSplat(b, fma.getLoc(), fma.getType(), *c * log2e));
     mul.erase();
   }
 };

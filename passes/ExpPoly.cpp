@@ -14,8 +14,8 @@
 //         p  = a < -126 ? 0 : r                     masked scores weigh 0
 //       and the weight is select(c mod 32 >= 24, p, exp2(a)). poly_k is
 //       the degree-k polynomial through 2^f at the k + 1 Chebyshev-Lobatto
-//       nodes of [0, 1] (computed here; exact at 0 and 1). The group is chosen by
-//       column so that every thread of a warp makes the same choice in
+//       nodes of [0, 1] (computed here; exact at 0 and 1). The group is
+//       chosen by column so that every thread of a warp makes the same choice in
 //       every layout (mma.sync and wgmma C fragments hold whole 8-column
 //       groups per register pair; tcgen05's rowthread holds a row), and the
 //       choice is a compile-time constant per register once the emitter's
@@ -28,6 +28,7 @@
 #include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
 #include "passes/Passes.h"
+#include "passes/Splat.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -102,9 +103,7 @@ struct ExpPolyPass : mlir::attncc::impl::ExpPolyBase<ExpPolyPass> {
       auto vt = cast<VectorType>(e.getType());
       auto it = VectorType::get(vt.getShape(), b.getI32Type());
       auto idx = VectorType::get(vt.getShape(), b.getIndexType());
-      auto fc = [&](double v) {
-        return arith::ConstantOp::create(b, loc, vt, DenseElementsAttr::get(vt, b.getF32FloatAttr(v)));
-      };
+      auto fc = [&](double v) { return mlir::attncc::floatSplat(b, loc, vt, v); };
       auto ic = [&](int64_t v, VectorType t) -> Value {
         Attribute a = t.getElementType().isIndex() ? Attribute(b.getIndexAttr(v))
                                                    : Attribute(b.getI32IntegerAttr(static_cast<int32_t>(v)));

@@ -13,8 +13,7 @@
 //         %moved = arith.cmpf ogt, %dm, t*ln2
 //         %m_lazy = arith.select %moved, %m1, %m
 //       (marked attncc.lazy) and every use of %m1 reads %m_lazy instead.
-//       Where the maximum
-//       stays, the correction is exp(0) = 1 exactly (attncc-exp2 keeps it
+//       Where the maximum stays, the correction is exp(0) = 1 exactly (attncc-exp2 keeps it
 //       exact: docs/results.md, "The fold's correction factor"), so the
 //       rescale of O and of the row sum changes nothing and a lowering may
 //       skip it: attncc-lower-tcgen05 skips the in-place rescale of O in
@@ -38,12 +37,12 @@
 #include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
 #include "passes/Passes.h"
+#include "passes/Splat.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
-#include <limits>
 
 #define DEBUG_TYPE "attncc-lazy-rescale"
 
@@ -90,13 +89,6 @@ bool twists(Value m1, BlockArgument m) {
   return false;
 }
 
-Value splat(OpBuilder &b, Location loc, Type t, double v) {
-  auto ft = cast<FloatType>(getElementTypeOrSelf(t));
-  if (auto vt = dyn_cast<VectorType>(t))
-    return arith::ConstantOp::create(b, loc, vt, DenseElementsAttr::get(vt, b.getFloatAttr(ft, v)));
-  return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
-}
-
 struct LazyRescalePass : mlir::attncc::impl::LazyRescaleBase<LazyRescalePass> {
   void runOnOperation() override {
     func::FuncOp f = getOperation();
@@ -117,7 +109,7 @@ struct LazyRescalePass : mlir::attncc::impl::LazyRescaleBase<LazyRescalePass> {
         b.setInsertionPointAfterValue(m1);
         Location loc = m1.getLoc();
         auto dm = arith::SubFOp::create(b, loc, m1, arg);
-        Value thr = splat(b, loc, m1.getType(), threshold);
+        Value thr = mlir::attncc::floatSplat(b, loc, m1.getType(), threshold);
         auto moved = arith::CmpFOp::create(b, monoid::named(loc, "moved"), arith::CmpFPredicate::OGT, dm, thr);
         auto lazy = arith::SelectOp::create(b, monoid::named(loc, "m_lazy"), moved, m1, arg);
         lazy->setAttr("attncc.lazy", b.getUnitAttr());

@@ -496,7 +496,7 @@ def ExpPoly : Pass<"attncc-exp-poly", "func::FuncOp"> {
     a [rows x block] f32 tile with the block a multiple of 32 becomes
     `select(c mod 32 >= 24, p, exp2(a))` with `c` the column: `p` is the
     software exp2 (`floor`, a degree-k polynomial through 2^f at the
-    Chebyshev nodes of [0, 1] in k `math.fma`, the integer part added to the
+    Chebyshev-Lobatto nodes of [0, 1] in k `math.fma`, the integer part added to the
     exponent bits; 0 below -126), so a quarter of the weights run on the FMA
     pipe instead of the MUFU unit (FlashAttention-4's split). The choice is
     by 8-column groups: the same for every thread of a warp in every layout.
