@@ -167,14 +167,17 @@ LogicalResult KernelEmitter::emitCmpF(arith::CmpFOp op) {
 }
 
 LogicalResult KernelEmitter::emitReduction(vector::ReductionOp op) {
-  if (op.getKind() != vector::CombiningKind::ADD || op.getAcc())
-    return op.emitOpError("only an accumulator-free <add> reduction is supported");
+  bool orI1 = op.getKind() == vector::CombiningKind::OR && op.getType().isInteger(1);
+  if ((op.getKind() != vector::CombiningKind::ADD && !orI1) || op.getAcc())
+    return op.emitOpError("only an accumulator-free <add> reduction, or <or> of i1, is supported");
+  if (!layoutOf(op.getVector()).empty())
+    return op.emitOpError("the CUDA emitter reduces a thread's own vector (no fragment layout)");
   auto vt = cast<VectorType>(op.getVector().getType());
   std::string t = scalarType(op.getType());
   std::string n = define(op.getResult());
   os << t << " " << n << " = " << elem(op.getVector(), "0") << ";\n";
   os << "#pragma unroll\n";
-  os << "for (int e = 1; e < " << vt.getNumElements() << "; ++e) " << n << " += "
+  os << "for (int e = 1; e < " << vt.getNumElements() << "; ++e) " << n << (orI1 ? " = " + n + " ||" : " +=") << " "
      << elem(op.getVector(), "e") << ";\n";
   return success();
 }

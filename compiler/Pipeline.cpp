@@ -92,6 +92,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(canonicalizeKeepingFolds());
     pm.addPass(createCSEPass());
     pm.addPass(mlir::attncc::createAtomize());      // fragment layouts for mma.sync / wgmma
+    pm.addPass(mlir::attncc::createSkipRescale());  // RESCALE=lazy<t>: a warp's rescale only when a max moved
     pm.addPass(mlir::attncc::createAllocateSmem()); // staged blocks' places in shared memory
     pm.addPass(mlir::attncc::createAllocateTmem()); // tcgen05: tensor-memory columns, alloc / dealloc
     pm.addPass(mlir::attncc::createPlaceWaits());   // when copies and products land

@@ -152,8 +152,15 @@ static LogicalResult verifyLanes(Operation *op, VectorType tile, VectorType lane
                                << " tile in layout 'rowthread' (vector<C> or vector<C/2 x 2>)";
     return success();
   }
+  if (k == "row") { // a thread's rows of a row vector: 2 per 16-row tile (rows g and g + 8)
+    if (tile.getRank() != 1 || lanes.getRank() != 1 || lanes.getNumElements() % 2 ||
+        tile.getDimSize(0) % (8 * lanes.getNumElements()))
+      return op->emitOpError() << "lanes " << lanes << " are not a thread's rows of a " << tile
+                               << " vector in layout 'row' (vector<2 fm>)";
+    return success();
+  }
   if (k != "c" && k != "a" && k != "b.nk" && k != "b.kn")
-    return op->emitOpError() << "layout '" << k << "' has no lanes form (c, a, b.nk, b.kn or rowthread)";
+    return op->emitOpError() << "layout '" << k << "' has no lanes form (c, a, b.nk, b.kn, row or rowthread)";
   if (tile.getRank() != 2 || lanes.getRank() != 4 || lanes.getDimSize(3) != 2)
     return op->emitOpError() << "needs a 2-d tile and 4-d lanes [.., .., .., 2], not " << tile << " and " << lanes;
   int64_t r = tile.getDimSize(0), c = tile.getDimSize(1);

@@ -17,7 +17,11 @@
 //         scf.for %chunk = %tid to N step T one 16-byte chunk per thread and
 //           nvgpu.device_async_copy         step (cp: cp.async.cg, the rows
 //           | vector.load + arith.select    past the tensor's end zero-filled;
-//             + vector.store                sync: loads and stores)
+//             + vector.store                sync: loads and stores); in a
+//                                           loop, when T divides N, a loop of
+//                                           N / T steps {attncc.unroll}, each
+//                                           chunk T / (chunks a row) rows
+//                                           below the last
 //         nvgpu.mbarrier.try_wait.parity    (TMA) the slot is free: every
 //           %empty[%slot]                   warp arrived after its last read
 //         nvgpu.mbarrier.arrive.expect_tx   (TMA) the bytes to expect on
@@ -476,7 +480,13 @@ private:
   }
 
   /// Every thread copies 16-byte chunks of the rows x cols block (cp.async,
-  /// or a load and a store); rows past the tensor's end are zeros.
+  /// or a load and a store); rows past the tensor's end are zeros. In a
+  /// loop (the blocks of a fold), chunks that divide evenly among the
+  /// threads are a loop of a constant number of steps, unrolled, each chunk
+  /// a fixed number of rows below the thread's previous one in the same
+  /// column (its addresses are the first ones plus a constant); otherwise,
+  /// and for a copy made once, a loop over the chunks from the thread's
+  /// index.
   void copyChunks(vector::TransferReadOp r, Value dst) {
     auto vt = r.getVectorType();
     int64_t rows = vt.getDimSize(0), cols = vt.getDimSize(1);
@@ -486,16 +496,34 @@ private:
     auto srcType = cast<MemRefType>(src.getType());
     unsigned rank = srcType.getRank();
     Value first = b.create<arith::IndexCastOp>(loc, b.getI32Type(), tid());
-    Value end = i32(rows * cpr), step = i32(warps * 32);
-    auto loop = b.create<scf::ForOp>(loc, first, end, step);
-    loop.getInductionVar().setLoc(monoid::named(loc, "chunk"));
+    int64_t chunks = rows * cpr, threads = warps * 32;
+    Value row, ch, rowI;
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    Value c = loop.getInductionVar();
-    Value row = b.create<arith::DivUIOp>(monoid::named(loc, "row"), c, i32(cpr));
-    Value ch = b.create<arith::RemUIOp>(loc, c, i32(cpr));
     auto idx = [&](Value v) { return b.create<arith::IndexCastOp>(loc, b.getIndexType(), v).getResult(); };
-    Value rowI = idx(row), colI = idx(b.create<arith::MulIOp>(loc, ch, i32(per)));
+    bool inLoop = r->getParentOfType<scf::ForOp>() != nullptr;
+    if (inLoop && chunks % threads == 0 && threads % cpr == 0) {
+      // The row in index arithmetic (no 32-bit wrap between the steps), so
+      // the CUDA compiler folds each step into a constant offset.
+      Value rowThread = idx(b.create<arith::DivUIOp>(loc, first, i32(cpr)));
+      ch = b.create<arith::RemUIOp>(loc, first, i32(cpr));
+      auto loop = b.create<scf::ForOp>(loc, index(0), index(chunks / threads), index(1));
+      loop->setAttr("attncc.unroll", b.getUnitAttr());
+      loop.getInductionVar().setLoc(monoid::named(loc, "step"));
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      Value below = b.create<arith::MulIOp>(loc, loop.getInductionVar(), index(threads / cpr));
+      rowI = b.create<arith::AddIOp>(monoid::named(loc, "row"), rowThread, below);
+      if (swz) // the row's place in its 8-row swizzle pattern
+        row = b.create<arith::IndexCastOp>(loc, b.getI32Type(), rowI);
+    } else {
+      auto loop = b.create<scf::ForOp>(loc, first, i32(chunks), i32(threads));
+      loop.getInductionVar().setLoc(monoid::named(loc, "chunk"));
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      Value c = loop.getInductionVar();
+      row = b.create<arith::DivUIOp>(monoid::named(loc, "row"), c, i32(cpr));
+      ch = b.create<arith::RemUIOp>(loc, c, i32(cpr));
+      rowI = idx(row);
+    }
+    Value colI = idx(b.create<arith::MulIOp>(loc, ch, i32(per)));
     SmallVector<Value> at(r.getIndices());
     at[rank - 2] = add(at[rank - 2], rowI);
     at[rank - 1] = add(at[rank - 1], colI);

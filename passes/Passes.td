@@ -344,6 +344,11 @@ def LowerCopies : Pass<"attncc-lower-copies", "ModuleOp"> {
       (`bypassL1`, the rows past the tensor's end zero-filled);
     * sync: the same loop with `vector.load`, `arith.select` and
       `vector.store`;
+    * in a loop (a fold's blocks), where the chunks divide evenly among the
+      threads, the loop has a constant number of steps (`attncc.unroll`),
+      each chunk a fixed number of rows below the thread's previous one in
+      the same column, so the CUDA compiler makes each address the first
+      one plus a constant;
     * tma: the issuing thread (thread 0, or the WSPEC producer's) waits on
       the slot's "empty" mbarrier (`nvgpu.mbarrier.try_wait.parity`),
       announces the bytes (`nvgpu.mbarrier.arrive.expect_tx`) and issues one
@@ -472,6 +477,27 @@ def LazyRescale : Pass<"attncc-lazy-rescale", "func::FuncOp"> {
     reference point differs.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+def SkipRescale : Pass<"attncc-skip-rescale", "ModuleOp"> {
+  let summary = "RESCALE=lazy<t>: a warp whose rows all kept their maxima skips the rescale of its register accumulator";
+  let description = [{
+    After attncc-atomize, in kernels whose accumulators are registers
+    (`attncc.family` mma or wgmma; attncc-lower-tcgen05 does the same for O
+    in tensor memory). In each `scf.for` that keeps its maximum lazily
+    (attncc-lazy-rescale's select, marked `attncc.lazy`), every
+    `arith.mulf %o, broadcast(%f)` of a tile in layout `c` by a per-row
+    factor `%f` (layout `row`) goes under
+    `scf.if (nvvm.vote.sync any (any of the thread's factors != 1))`, which
+    yields `%o` unchanged otherwise. Where every row of a warp kept its
+    maximum the factors are exactly 1 (exp2(0)), so both branches give the
+    same value; the test is the warp's vote so that the branch is the same
+    for every lane (mma.sync and wgmma are warp-wide). The thread's factors
+    are `monoid.to_lanes` of `%f` (`vector<2 x fm>`), tested by
+    `arith.cmpf une` and `vector.reduction <or>`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect", "::mlir::monoid::MonoidDialect"];
 }
 
 def Exp2 : Pass<"attncc-exp2", "func::FuncOp"> {

@@ -44,9 +44,6 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     if (st.transport == Transport::Tma && st.axis != atomTile->axis)
       return KnobError{k, "tma", "cp for a free axis (its tile is read once; TMA is built for the "
                                  "blocks of the fold)"};
-    if (st.layout == SmemLayout::Swz128 && !byDescriptor && st.transport != Transport::Tma)
-      return KnobError{k, "swz128", "dense or pad with an mma atom and sync or cp (the swizzled "
-                                    "layout is built for TMA and for wgmma and tcgen05 atoms)"};
     if (byDescriptor && !st.swizzled())
       return KnobError{k, st.layout == SmemLayout::Pad ? "pad" : "dense",
                        "swz128 with a " + atomName + " atom (" + atomName +

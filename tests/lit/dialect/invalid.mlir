@@ -547,10 +547,29 @@ func.func @lanes_type(%s: vector<128x64xf32>) {
 
 // -----
 
+// A row vector's lanes are the thread's rows: 2 per 16-row tile.
 func.func @lanes_row(%s: vector<128xf32>) {
   %r = arith.addf %s, %s {attncc.layout = #monoid.fragment<row>} : vector<128xf32>
-  // expected-error@+1 {{layout 'row' has no lanes form (c, a, b.nk, b.kn or rowthread)}}
+  // expected-error@+1 {{lanes 'vector<2x2x2x2xf32>' are not a thread's rows of a 'vector<128xf32>' vector in layout 'row' (vector<2 fm>)}}
   %l = monoid.to_lanes %r : vector<128xf32> to vector<2x2x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @lanes_row_odd(%s: vector<128xf32>) {
+  %r = arith.addf %s, %s {attncc.layout = #monoid.fragment<row>} : vector<128xf32>
+  // expected-error@+1 {{lanes 'vector<3xf32>' are not a thread's rows of a 'vector<128xf32>' vector in layout 'row' (vector<2 fm>)}}
+  %l = monoid.to_lanes %r : vector<128xf32> to vector<3xf32>
+  return
+}
+
+// -----
+
+func.func @lanes_col(%s: vector<64xf32>) {
+  %r = arith.addf %s, %s {attncc.layout = #monoid.fragment<col>} : vector<64xf32>
+  // expected-error@+1 {{layout 'col' has no lanes form (c, a, b.nk, b.kn, row or rowthread)}}
+  %l = monoid.to_lanes %r : vector<64xf32> to vector<2x2x2x2xf32>
   return
 }
 

@@ -93,6 +93,49 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// In a fold, the 512 chunks of a 64x64 block divide evenly among 128
+// threads: a loop of 4 steps (unrolled), each chunk 16 rows below the
+// thread's previous one in the same column; rows past the end still test.
+// A copy made once before the loop keeps the loop over the chunks.
+// CHECK-LABEL: gpu.func @cp_in_fold
+// CHECK:       scf.for %{{.+}} = %{{.+}} to %c512_i32 step %c128_i32
+// CHECK:       scf.for
+// CHECK:         %[[R0:.+]] = arith.divui %{{.+}}, %c8_i32 : i32
+// CHECK-NEXT:    %[[R0I:.+]] = arith.index_cast %[[R0]] : i32 to index
+// CHECK-NEXT:    %[[CH:.+]] = arith.remui %{{.+}}, %c8_i32 : i32
+// CHECK-NEXT:    scf.for %[[STEP:.+]] = %c0 to %c4 step %c1 {
+// CHECK-NEXT:      %[[BELOW:.+]] = arith.muli %[[STEP]], %c16 : index
+// CHECK-NEXT:      %[[ROW:.+]] = arith.addi %[[R0I]], %[[BELOW]] : index
+// CHECK-NEXT:      %[[MUL:.+]] = arith.muli %[[CH]], %c8_i32 : i32
+// CHECK-NEXT:      %[[COL:.+]] = arith.index_cast %[[MUL]] : i32 to index
+// CHECK-NEXT:      %[[AT:.+]] = arith.addi %{{.+}}, %[[ROW]] : index
+// CHECK:           %[[IN:.+]] = arith.cmpi ult, %[[AT]], %{{.+}} : index
+// CHECK-NEXT:      %[[SAFE:.+]] = arith.select %[[IN]], %[[AT]], %c0 : index
+// CHECK-NEXT:      %[[N:.+]] = arith.select %[[IN]], %c8, %c0 : index
+// CHECK-NEXT:      nvgpu.device_async_copy %arg0[%[[SAFE]], %[[COL]]], %{{.+}}[%[[ROW]], %[[COL]]], 8, %[[N]] {bypassL1}
+// CHECK-NEXT:    } {attncc.unroll}
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @cp_in_fold(%k: memref<?x64xf16>) kernel attributes {attncc.tile = {rows = 64 : i64, smem = 18432 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 128 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c192 = arith.constant 192 : index
+      %view = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+      %pad = arith.constant 0.0 : f16
+      %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [false, true]} : memref<?x64xf16>, vector<64x64xf16>
+      %r = scf.for %i = %c0 to %c192 step %c64 iter_args(%blk = %k0) -> (vector<64x64xf16>) {
+        %n = arith.addi %i, %c64 : index
+        %next = vector.transfer_read %k[%n, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<cp, pad>, in_bounds = [false, true]} : memref<?x64xf16>, vector<64x64xf16>
+        scf.yield %next : vector<64x64xf16>
+      } {attncc.layouts = [#monoid.fragment<smem>]}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // sync staging: the same chunks as 16-byte loads and stores, zeros selected
 // for the rows past the end.
 // CHECK-LABEL: gpu.func @sync_rows
