@@ -179,4 +179,10 @@ Value swizzledDescriptor(OpBuilder &b, Location loc, Value mem, ValueRange at, i
                                             b.getI64IntegerAttr(128), tcgen05 ? b.getUnitAttr() : UnitAttr());
 }
 
+bool lazyFold(scf::ForOp loop) {
+  bool lazy = false;
+  loop.getBody()->walk([&](arith::SelectOp s) { lazy |= s->hasAttr("attncc.lazy"); });
+  return lazy;
+}
+
 } // namespace mlir::attncc

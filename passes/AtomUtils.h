@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 
@@ -73,6 +74,11 @@ std::pair<Value, Value> kStepInSlot(OpBuilder &b, Location loc, Value k16, Value
 /// offset 1024 (8 rows of 128 B), leading byte offset `lbo`; the sm_100a
 /// form with `tcgen05`.
 Value swizzledDescriptor(OpBuilder &b, Location loc, Value mem, ValueRange at, int64_t lbo, bool tcgen05);
+
+/// The fold keeps its maximum lazily (attncc-lazy-rescale marked a select
+/// in it `attncc.lazy`): attncc-skip-rescale and attncc-lower-tcgen05 skip
+/// a warp's rescale where every factor is 1.
+bool lazyFold(scf::ForOp loop);
 
 } // namespace mlir::attncc
 

@@ -116,13 +116,6 @@ std::optional<Resident> residentO(vector::ContractionOp c) {
   return std::nullopt;
 }
 
-/// The fold keeps its maximum lazily (attncc-lazy-rescale marked the select).
-bool lazyFold(scf::ForOp loop) {
-  bool lazy = false;
-  loop.getBody()->walk([&](arith::SelectOp s) { lazy |= s->hasAttr("attncc.lazy"); });
-  return lazy;
-}
-
 class Lowerer {
 public:
   Lowerer(gpu::GPUFuncOp f) : f(f), b(f.getContext()), loc(f.getLoc()), consts(f) {}
@@ -318,7 +311,7 @@ private:
       Value scale = b.create<monoid::ToLanesOp>(monoid::named(loc, name + "_scale"), VectorType::get({n}, b.getF32Type()),
                                                 keep->scale);
       OpBuilder::InsertionGuard guard(b);
-      if (lazyFold(keep->loop)) {
+      if (mlir::attncc::lazyFold(keep->loop)) {
         // RESCALE=lazy<t>: a warp whose 32 rows all kept their maximum has
         // factors of exactly 1; it skips the rescale. tcgen05.ld/st are
         // warp-wide, so the test is the warp's vote, not the thread's.

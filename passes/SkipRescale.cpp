@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
+#include "passes/AtomUtils.h"
 #include "passes/KernelConstants.h"
 #include "passes/Passes.h"
 #include "passes/Splat.h"
@@ -99,11 +100,7 @@ LogicalResult skipIn(gpu::GPUFuncOp f) {
   auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
   SmallVector<std::pair<arith::MulFOp, Value>> rescales;
   f.walk([&](scf::ForOp loop) {
-    bool lazy = false;
-    for (Operation &op : *loop.getBody())
-      if (auto s = dyn_cast<arith::SelectOp>(op))
-        lazy |= s->hasAttr("attncc.lazy");
-    if (!lazy)
+    if (!mlir::attncc::lazyFold(loop))
       return;
     for (Operation &op : *loop.getBody()) {
       auto m = dyn_cast<arith::MulFOp>(op);
