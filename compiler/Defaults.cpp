@@ -45,9 +45,16 @@ struct TcEntry {
   // rows: what replaces `rest`, and its measurement (null: `rest` there too).
   const char *tmaRest = nullptr;
   const char *tmaMeasured = nullptr;
+  // Where `measured` was measured (null: the table's own source).
+  const char *where = nullptr;
 };
 #define QRING "STAGE@kv=d2/cp/ring/pad,STAGE@q=d1/cp/pad,EXP=ex2"
 #define QRINGX4 "STAGE@kv=d2/cp/ring/pad/x4,STAGE@q=d1/cp/pad,EXP=ex2"
+// d128: O's rescale skipped by a warp vote while no row's maximum moved by more than
+// 8 (attncc-skip-rescale); measured at d128 only (d64: within noise, so not there).
+const char *kSm120Variants = "H200, 2026-12-03, bench/results/2026-12-03-h200-sm120-variants-abab.json: "
+                             "the mean of 2 rounds, PyTorch in the same call";
+#define QRINGX4L QRINGX4 ",RESCALE=lazy8"
 const TcEntry kTensorCore[] = {
     {64, false, false, "m16n8k16/w4x1/f2x8/k4", QRINGX4,
      "142.8 us on [1,8,4096,64] f16, flash 126.0 us (s6 run 3; 143.6 us in x4 run 2); without "
@@ -59,15 +66,20 @@ const TcEntry kTensorCore[] = {
      "K and V by TMA: 124.3 us on [1,8,4096,64] f16 causal with ACC=f16x, flash 118.3 us; the same "
      "with STAGE@kv=d2/cp/ring/pad 132.6 us (tma-mma perf, the sm_120 schedule compiled for sm_90a, "
      "H200, 2026-12-02, bench/results/2026-12-02-h200-tma-mma-perf.json)"},
-    {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
-     "4037 us on [8,16,4096,128] bf16, flash 3243 us (x4 run 2); without x4 4127 us"},
-    {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
-     "2276 us on [8,16,4096,128] bf16 causal (split-mask run 3; 2406 us before the mask split; "
-     "flash 1747 us in x4 run 2); without x4 2474 us (x4 run 2)"},
-    {128, true, true, "m16n8k16/w4x1/f2x4/k4", QRINGX4,
-     "2429 us on [4,32/8,4096,128] bf16 causal, flash 1759 us (x4 run 2, before the mask "
-     "split); without x4 2499 us (tc final)"},
+    {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4L,
+     "3381 us on [8,16,4096,128] bf16, flash 3192 us (0.94x); without RESCALE=lazy8 3537 us, "
+     "with main 474cc75's fold copies 3924 us (variants D, B, A)",
+     nullptr, nullptr, kSm120Variants},
+    {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4L,
+     "3654 us on [4,16,8192,128] bf16 causal, flash 3329 us (0.91x); without RESCALE=lazy8 "
+     "3925 us, with main 474cc75's fold copies 4063 us (variants D, B, A)",
+     nullptr, nullptr, kSm120Variants},
+    {128, true, true, "m16n8k16/w4x1/f2x4/k4", QRINGX4L,
+     "1964 us on [4,32/8,4096,128] bf16 causal, flash 1683 us (0.86x); without RESCALE=lazy8 "
+     "2021 us, with main 474cc75's fold copies 2207 us (variants D, B, A)",
+     nullptr, nullptr, kSm120Variants},
 };
+#undef QRINGX4L
 #undef QRINGX4
 #undef QRING
 
@@ -165,6 +177,7 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
   struct Pick {
     std::string knobs, measured;
     int maxHeadDim;
+    const char *where; // the entry's source, or null
   };
   auto pick = [&](const auto &table, const char *family) -> std::optional<Pick> {
     // The head-dim class: the smallest that covers the problem's.
@@ -187,7 +200,7 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
                                             : std::string("not measured with GQA; the MHA ") +
                                                   (p.causal ? "causal " : "") + "d" +
                                                   std::to_string(e.maxHeadDim) + " row";
-        return Pick{knobs, measured, e.maxHeadDim};
+        return Pick{knobs, measured, e.maxHeadDim, e.where};
       }
       if (!grouped)
         break;
@@ -211,10 +224,11 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
   // f16/bf16 and head dims that are multiples of 16 up to 128.
   if (cls == "prefill" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 && p.head_dim <= 128)
     if (auto r = pick(kTensorCore, "mma")) {
-      std::string where = t.sm == 90 ? std::string(kTcWhere)
+      const char *source = r->where ? r->where : kTcWhere;
+      std::string where = t.sm == 90 ? std::string(source)
                                      : std::string("not measured on ") + t.name +
                                            " (runs there with the same mma.sync); the sm_90a "
-                                           "measurement: " + kTcWhere;
+                                           "measurement: " + source;
       // On plain sm_90 a Hopper user is one letter away from wgmma.
       bool wgmmaRow = t.sm == 90 && !t.wgmma && (p.head_dim == 64 || p.head_dim == 128);
       // sm_120 with f16, head dims up to 64: P*V on the fp16-accumulate
