@@ -21,8 +21,8 @@ for s in ["1,8,8,4096,4096,64,f16", "1,8,8,4096,4096,64,f16,causal", "4,32,32,81
     f = s.split(","); B, Hq, Hkv, Sq, Sk, D = map(int, f[:6])
     anchors.measure(B, Hq, Hkv, Sq, Sk, D, torch.float16 if f[6] == "f16" else torch.bfloat16, len(f) > 7)
 PY
-B=$(ls -d build-bundles/s120-* build-bundles/v[qrt]-* | tr '\n' ' ')
-OUT=$OUT/ab BUNDLES="$B" ROUNDS=2 BENCH=30 timeout 200 bash scripts/gpu-abab.sh 2>&1 | tail -16
+B=$(ls -d build-bundles/s120-* build-bundles/v[qrtgw]-* | tr '\n' ' ')
+OUT=$OUT/ab BUNDLES="$B" ROUNDS=2 BENCH=30 timeout 260 bash scripts/gpu-abab.sh 2>timeout 200 bash scripts/gpu-abab.sh 2>&1 | tail -161 | tail -24
 python3 -c "
 import json
 for l in open('$OUT/ab/anchors.jsonl'):

@@ -359,23 +359,35 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     SmallVector<Value> ubs(map.getUpperBound());
     Value cRows = arith::ConstantIndexOp::create(b, loc, rows);
     ubs.back() = b.createOrFold<arith::CeilDivUIOp>(loc, ubs.back(), cRows);
+    // attncc-map-to-gpu launches the map's last axis fastest. GRID=lpt puts
+    // the tile axis first, so the CTAs run every (batch, head)'s first tile,
+    // then every second one, ...: with causal rows (tiles reversed below)
+    // the longest tiles of the whole grid start first, and the last wave is
+    // the shortest tiles rather than one head's longest.
+    const ::attncc::Schedule &sched = reduce.getScheduleAttr().getSchedule();
+    bool tileFirst = sched.grid && *sched.grid == ::attncc::GridKind::Lpt;
+    size_t nFree = ubs.size() - 1;
+    if (tileFirst)
+      std::rotate(ubs.begin(), ubs.end() - 1, ubs.end());
     auto tiled = scf::ParallelOp::create(b, map.getLoc(), map.getLowerBound(), ubs, map.getStep());
     b.setInsertionPointToStart(tiled.getBody());
+    Block::BlockArgListType tiledIvs = tiled.getBody()->getArguments();
+    Block::BlockArgListType freeIvs = tiledIvs.slice(tileFirst ? 1 : 0, nFree);
 
     Vectorizer v(b, rows, block);
     auto ivs = map.getInductionVars();
-    for (size_t k = 0; k + 1 < ivs.size(); ++k)
-      v.set(ivs[k], tiled.getInductionVars()[k], Cls{});
-    for (size_t k = 0; k + 1 < ivs.size(); ++k) // keep the listing's names (%b, %h)
-      tiled.getInductionVars()[k].setLoc(ivs[k].getLoc());
+    for (size_t k = 0; k < nFree; ++k) {
+      v.set(ivs[k], freeIvs[k], Cls{});
+      freeIvs[k].setLoc(ivs[k].getLoc()); // keep the listing's names (%b, %h)
+    }
     v.oldRow = ivs.back();
-    Value tileIv = tiled.getInductionVars().back();
+    Value tileIv = tileFirst ? tiledIvs.front() : tiledIvs.back();
     tileIv.setLoc(named(loc, "tile"));
     if (rangeDependsOnRow(reduce, map)) {
       // Rows fold different numbers of elements (causal: the last rows the
       // most). Launch order follows the map, so run the tiles last to first:
       // the longest CTAs start first and the short ones fill in behind them.
-      Value last = b.createOrFold<arith::SubIOp>(loc, ubs.back(),
+      Value last = b.createOrFold<arith::SubIOp>(loc, tileFirst ? ubs.front() : ubs.back(),
                                                  arith::ConstantIndexOp::create(b, loc, 1));
       tileIv = arith::SubIOp::create(b, named(loc, "tile_rev"), last, tileIv);
     }
@@ -414,7 +426,6 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     }
     // WSPEC=load1: one more warp, which only copies blocks in (attncc-atomize
     // tells it from the warps that own rows).
-    const ::attncc::Schedule &sched = reduce.getScheduleAttr().getSchedule();
     int64_t loadWarps = 0;
     for (const ::attncc::WarpRole &w : sched.wspec)
       if (w.role == "load")

@@ -168,7 +168,10 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     // bf16 operands with f16x are refused by the target check (Targets.cpp).
   }
   if (s.grid && *s.grid == GridKind::Persistent)
-    return KnobError{"GRID", "persistent", "tiles (persistent CTAs are not built yet)"};
+    return KnobError{"GRID", "persistent", "tiles or lpt (persistent CTAs are not built yet)"};
+  if (s.grid && *s.grid == GridKind::Lpt && !atomTile)
+    return KnobError{"GRID", "lpt", "tiles without a tensor-core TILE (lpt orders the row tiles of "
+                                    "attncc-partition; the scalar rung runs one thread a row)"};
   // What attncc-partition and attncc-stage refused when they met the schedule
   // (until 2026-12-01); the rules live here now, with the rest.
   if (atomTile) {

@@ -461,8 +461,9 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
   }
   // GRID
   if (v == "tiles") s.grid = GridKind::Tiles;
+  else if (v == "lpt") s.grid = GridKind::Lpt;
   else if (v == "persistent") s.grid = GridKind::Persistent;
-  else return fail(err, it.knob, v, "tiles or persistent");
+  else return fail(err, it.knob, v, "tiles, lpt or persistent");
   return true;
 }
 
@@ -551,7 +552,9 @@ std::string printKnobs(const Schedule &s) {
   if (s.acc)
     out.push_back(std::string("ACC=") +
                   (*s.acc == Accum::F32 ? "f32" : "f16x" + (s.accSteps ? std::to_string(s.accSteps) : std::string())));
-  if (s.grid) out.push_back(std::string("GRID=") + (*s.grid == GridKind::Tiles ? "tiles" : "persistent"));
+  if (s.grid)
+    out.push_back(std::string("GRID=") +
+                  (*s.grid == GridKind::Tiles ? "tiles" : *s.grid == GridKind::Lpt ? "lpt" : "persistent"));
   if (s.overlap) out.push_back(std::string("OVERLAP=") + overlapName(*s.overlap));
   if (s.repack) out.push_back(std::string("REPACK=") + (*s.repack == RepackKind::Regs ? "regs" : "smem"));
   if (s.hoist) out.push_back(std::string("HOIST=") + (*s.hoist == HoistKind::On ? "on" : "off"));

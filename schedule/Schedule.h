@@ -83,7 +83,11 @@ struct ReduceKnob {
 enum class Place { Auto, Fuse, Cut };
 enum class ExpKind { Libm, Ex2, Poly };
 enum class Accum { F32, F16x };
-enum class GridKind { Tiles, Persistent };
+/// GRID=tiles|lpt|persistent: one CTA a row tile, launched with the tile axis
+/// fastest (tiles) or slowest (lpt: every batch and head's first tile, then
+/// every second one, ...; with causal rows the tiles run longest first across
+/// the whole grid); persistent CTAs are not built.
+enum class GridKind { Tiles, Lpt, Persistent };
 /// OVERLAP=none|pv|wg|pv+wg: pv runs the P*V contraction of block j while the
 /// softmax of block j+1 is computed (FlashAttention-3's intra-warpgroup
 /// overlap); wg makes the warpgroups of a CTA take turns issuing their matrix

@@ -203,6 +203,10 @@ TEST_CASE("knobs: other families parse into the expected fields", "[knobs]") {
   CHECK(s->rescaleThreshold == Approx(0.5));
   CHECK(s->acc == Accum::F16x);
   CHECK(s->grid == GridKind::Persistent);
+  auto lpt = parse("GRID=lpt");
+  REQUIRE(lpt);
+  CHECK(lpt->grid == GridKind::Lpt);
+  CHECK(printKnobs(*lpt) == "GRID=lpt");
 
   auto a = parse("REDUCE@kv=g2a");
   REQUIRE(a);
@@ -366,9 +370,9 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"ACC=f16", "ACC", "f16", "f32, f16x or f16x<s> (s k16 steps per promotion, 1 to 16)"},
       {"ACC=f16x0", "ACC", "f16x0", "f32, f16x or f16x<s> (s k16 steps per promotion, 1 to 16)"},
       {"ACC=f16x17", "ACC", "f16x17", "f32, f16x or f16x<s> (s k16 steps per promotion, 1 to 16)"},
-      {"GRID=stream", "GRID", "stream", "tiles or persistent"},
+      {"GRID=stream", "GRID", "stream", "tiles, lpt or persistent"},
       // An error in a later item is reported even after good ones.
-      {"TILE@kv=n8/f1,STAGE@kv=d2/tma/ring,GRID=huge", "GRID", "huge", "tiles or persistent"},
+      {"TILE@kv=n8/f1,STAGE@kv=d2/tma/ring,GRID=huge", "GRID", "huge", "tiles, lpt or persistent"},
   };
   STATIC_REQUIRE(sizeof(bads) / sizeof(bads[0]) >= 30);
   for (const Bad &b : bads) {

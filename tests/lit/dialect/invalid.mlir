@@ -463,7 +463,7 @@ func.func @combine_max_vector(%a: vector<4xf32>, %b: vector<4xf32>) {
 
 // -----
 
-// expected-error@+1 {{knob GRID: 'row' is not allowed; expected tiles or persistent}}
+// expected-error@+1 {{knob GRID: 'row' is not allowed; expected tiles, lpt or persistent}}
 #s = #monoid.schedule<"GRID=row">
 
 // -----
