@@ -138,7 +138,12 @@ def Partition : Pass<"attncc-partition", "func::FuncOp"> {
         ...
     ```
     The function records its CTA: `attncc.cta = {rows = M, threads = 32*WM*WN}`;
-    `attncc-map-to-gpu` launches one CTA per tile.
+    `attncc-map-to-gpu` launches one CTA per tile, the map's last axis
+    fastest. When rows fold different lengths (causal), the tiles run last to
+    first (`%tile_rev`). `GRID=lpt` puts the tile axis first
+    (`scf.parallel (%tile, %b, %h)`), so the launch is tile-major: every
+    (batch, head)'s longest tile, then every second-longest, ..., and the
+    grid's last wave is its shortest tiles.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect", "::mlir::math::MathDialect"];

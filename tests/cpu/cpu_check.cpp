@@ -232,6 +232,15 @@ std::vector<Case> sweep() {
       }), tc32 + ",STAGE@kv=d2/cp/ring,EXP=poly4,RESCALE=lazy8");
   add("tc poly5 bf16 softcap", with(attn(1, 2, 2, 45, 77, 64, DType::BF16), [](Problem &p) { p.softcap = 20.0; }),
       "TILE@kv=a:mma_m16n8k16_bf16/w1x1/f1x4/k1,EXP=poly5");
+  // GRID=lpt: attncc-partition's map with the tile axis first (the launch
+  // order); several batches, heads and tiles, so a wrong index would show.
+  add("tc lpt causal gqa", with(attn(2, 4, 2, 97, 97, 64), [](Problem &p) { p.causal = true; }),
+      tc16 + ",STAGE@kv=d2/cp/ring,EXP=ex2,GRID=lpt");
+  add("tc lpt symbolic bf16", with(attn(2, 2, 2, 57, 91, 64, DType::BF16), [](Problem &p) {
+        p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
+        p.causal = true;
+      }), tcbf + ",GRID=lpt");
+  add("tc lpt non-causal", attn(3, 2, 2, 45, 77, 64), tc16 + ",GRID=lpt");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),

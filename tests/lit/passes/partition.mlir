@@ -1,6 +1,7 @@
 // RUN: attncc-opt %s -split-input-file -attncc-partition -verify-diagnostics --mlir-use-nameloc-as-prefix | FileCheck %s
 // RUN: attncc-opt %s -split-input-file -attncc-partition -verify-diagnostics | FileCheck %s --check-prefix=COUNT
 // RUN: attncc-opt %s -split-input-file -attncc-clip-identity -attncc-partition -verify-diagnostics --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=CLIP
+// RUN: attncc-opt %s -split-input-file -attncc-clip-identity -attncc-partition -verify-diagnostics --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=LPT
 
 // The seed's attention at [1,2,100,64] f16 on TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4:
 // 4 warps x 1 x 16 rows = 64 query rows per CTA, 1 x 8 x 8 = 64 keys per block.
@@ -148,6 +149,54 @@ func.func @causal(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: me
   %c100 = arith.constant 100 : index
   scf.parallel (%b, %h, %i) = (%c0, %c0, %c0) to (%c1, %c2, %c100) step (%c1, %c1, %c1) {
     %state:3 = monoid.reduce "kv" %c0 to %c100 carrier #mdo schedule #tc : f32, f32, vector<64xf32> {
+    ^bb0(%kv: index):
+      %q_i = vector.load %q[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %k_j = vector.load %k[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %qk = monoid.contract %q_i, %k_j : vector<64xf16>, vector<64xf16> -> f32
+      %ok = arith.cmpi sle, %kv, %i : index
+      %ninf = arith.constant 0xFF800000 : f32
+      %s = arith.select %ok, %qk, %ninf : f32
+      %v_j = vector.load %v[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %v_f32 = arith.extf %v_j : vector<64xf16> to vector<64xf32>
+      %one = arith.constant 1.000000e+00 : f32
+      monoid.yield %s, %one, %v_f32 : f32, f32, vector<64xf32>
+    }
+    %out = monoid.project %state#0, %state#1, %state#2 carrier #mdo : f32, f32, vector<64xf32> -> vector<64xf32> {
+    ^bb0(%m: f32, %d: f32, %acc: vector<64xf32>):
+      %dv = vector.broadcast %d : f32 to vector<64xf32>
+      %r = arith.divf %acc, %dv : vector<64xf32>
+      monoid.yield %r : vector<64xf32>
+    }
+    %o16 = arith.truncf %out : vector<64xf32> to vector<64xf16>
+    vector.store %o16, %o[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// GRID=lpt: the tile axis comes first in the map, so attncc-map-to-gpu (the
+// last axis fastest) launches every head's last tile, then every head's
+// second-to-last, ...: the longest causal tiles of the whole grid first.
+
+#mdo = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
+#lpt = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,GRID=lpt">
+
+// LPT-LABEL: func.func @causal_lpt
+// LPT:       %[[ROWS:.+]] = arith.constant 64 : index
+// LPT-NEXT:  %[[TILES:.+]] = arith.constant 2 : index
+// LPT-NEXT:  scf.parallel (%tile, %[[B:[^,]+]], %[[H:[^)]+]]) = (%{{.+}}, %{{.+}}, %{{.+}}) to (%[[TILES]], %{{.+}}, %{{.+}}) step
+// LPT:       %tile_rev = arith.subi %{{.+}}, %tile : index
+// LPT:       %row0 = arith.muli %tile_rev, %{{.+}} : index
+// LPT:       vector.transfer_read %{{.+}}[%[[B]], %[[H]], %row0, %{{.+}}]
+func.func @causal_lpt(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: memref<1x2x100x64xf16>, %o: memref<1x2x100x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%b, %h, %i) = (%c0, %c0, %c0) to (%c1, %c2, %c100) step (%c1, %c1, %c1) {
+    %state:3 = monoid.reduce "kv" %c0 to %c100 carrier #mdo schedule #lpt : f32, f32, vector<64xf32> {
     ^bb0(%kv: index):
       %q_i = vector.load %q[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
       %k_j = vector.load %k[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
