@@ -2,7 +2,7 @@
 # The one GPU command for correctness (TESTING.md): on a machine with a GPU,
 # from the repository root. `ctest -L gpu` runs it; without a GPU it says so
 # and exits 77 (ctest: skipped).
-#   1. the sweep: every bundle of $SWEEP (default below) against the float64
+#   1. the sweep: every bundle of $SWEEP (default below; SWEEP="" runs none, like FULL="" and the rest) against the float64
 #      CPU reference, O and LSE, poisoned outputs, every repeat bitwise equal;
 #      symbolic bundles at several sizes; the ladder at [1,8,1024,64];
 #      LADDER_SWEEP=1 adds every rung over the TESTING.md lengths;
@@ -26,7 +26,7 @@ if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "gpu-verify: no GPU on this machine: skipped (it needs one; CI has none)"
   exit 77
 fi
-SWEEP=${SWEEP:-bench/sweep-scalar.txt bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wspec.txt bench/sweep-x4.txt bench/sweep-moves.txt bench/sweep-wgmma.txt bench/sweep-f16x.txt bench/sweep-tma-mma.txt bench/sweep-tcgen05.txt}
+SWEEP=${SWEEP-bench/sweep-scalar.txt bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wspec.txt bench/sweep-x4.txt bench/sweep-moves.txt bench/sweep-wgmma.txt bench/sweep-f16x.txt bench/sweep-tma-mma.txt bench/sweep-tcgen05.txt}
 FULL=${FULL-bench/perf-default.txt bench/perf-extra.txt}
 LADDER=${LADDER-bench/ladder.txt bench/ladder-tcgen05.txt}
 SAN=${SAN-fused-len97-c cut-113x203-c split-masked-rows split-decode tc-ring-c tc-qstage-c tma-97-c w4pw-97-c mv-len97-c-smem}
