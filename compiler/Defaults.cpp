@@ -47,9 +47,6 @@ struct TcEntry {
   const char *tmaMeasured = nullptr;
   // Where `measured` was measured (null: the table's own source).
   const char *where = nullptr;
-  // GRID=lpt: the row tiles launch tile-major (causal: longest first across
-  // the grid), appended after the rest (and ACC) in canonical order.
-  bool lpt = false;
 };
 #define QRING "STAGE@kv=d2/cp/ring/pad,STAGE@q=d1/cp/pad,EXP=ex2"
 #define QRINGX4 "STAGE@kv=d2/cp/ring/pad/x4,STAGE@q=d1/cp/pad,EXP=ex2"
@@ -64,16 +61,11 @@ const TcEntry kTensorCore[] = {
      "x4 145.1 us (x4 run 2)"},
     {64, true, false, "m16n8k16/w8x1/f1x16/k4", QRING,
      "135.1 us on [1,8,4096,64] f16 causal, flash 122.3 us (s6 run 3; 150.1 us before the mask "
-     "split); with x4 153.0 us (x4 run 2); GRID=lpt timed only with K and V by TMA (88.6 against "
-     "124.9 us, H200, 2026-12-03)",
+     "split); with x4 153.0 us (x4 run 2)",
      "STAGE@kv=d2/tma/ring,STAGE@q=d1/cp/pad,EXP=ex2",
      "K and V by TMA: 124.3 us on [1,8,4096,64] f16 causal with ACC=f16x, flash 118.3 us; the same "
      "with STAGE@kv=d2/cp/ring/pad 132.6 us (tma-mma perf, the sm_120 schedule compiled for sm_90a, "
-     "H200, 2026-12-02, bench/results/2026-12-02-h200-tma-mma-perf.json); with GRID=lpt 88.6 us against "
-     "124.9 us without it, flash 118.7 us (1.34x; the grid is two waves of CTAs, and tile-major launch "
-     "runs every head's longest tiles first; H200, 2026-12-03, "
-     "bench/results/2026-12-03-h200-sm120-lpt-abab.json)",
-     nullptr, true},
+     "H200, 2026-12-02, bench/results/2026-12-02-h200-tma-mma-perf.json)"},
     {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4L,
      "3381 us on [8,16,4096,128] bf16, flash 3192 us (0.94x); without RESCALE=lazy8 3537 us, "
      "with main 474cc75's fold copies 3924 us (variants D, B, A)",
@@ -186,7 +178,6 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
     std::string knobs, measured;
     int maxHeadDim;
     const char *where; // the entry's source, or null
-    bool lpt;
   };
   auto pick = [&](const auto &table, const char *family) -> std::optional<Pick> {
     // The head-dim class: the smallest that covers the problem's.
@@ -209,7 +200,7 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
                                             : std::string("not measured with GQA; the MHA ") +
                                                   (p.causal ? "causal " : "") + "d" +
                                                   std::to_string(e.maxHeadDim) + " row";
-        return Pick{knobs, measured, e.maxHeadDim, e.where, e.lpt};
+        return Pick{knobs, measured, e.maxHeadDim, e.where};
       }
       if (!grouped)
         break;
@@ -246,7 +237,7 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
       // 2026-12-02). Not the d128 rows: there the half2 partials push the
       // kernel to 255 registers and spills (ptxas, sm_120a and sm_90).
       bool f16x = t.sm == 120 && p.dtype == DType::F16 && r->maxHeadDim <= 64;
-      std::string knobs = std::string(r->knobs) + (f16x ? ",ACC=f16x" : "") + (r->lpt ? ",GRID=lpt" : "");
+      std::string knobs = std::string(r->knobs) + (f16x ? ",ACC=f16x" : "");
       return {knobs, reason(*r, ": " + r->measured + " (" + where + ")" +
                                   (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : "") +
                                   (f16x ? std::string(kF16xMeasured) : std::string()))};
