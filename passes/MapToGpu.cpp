@@ -128,6 +128,16 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
       perCta = true;
     }
     SmallVector<scf::ParallelOp> maps(f.getBody().front().getOps<scf::ParallelOp>());
+    // A tiled function launches its one map a CTA a tile. A split with an
+    // atom (attncc-split-reduce's parts, then the combine, one thread a row)
+    // would need the two launched differently: not built yet (checkSchedule
+    // refuses the schedule on every GPU target before lowering).
+    if (perCta && maps.size() > 1) {
+      f.emitError() << "attncc-map-to-gpu: a tiled function has " << maps.size()
+                    << " maps; only one (the tiled map) is built (a split with an atom: the parts "
+                       "and their combine)";
+      return signalPassFailure();
+    }
     for (scf::ParallelOp map : maps) {
       std::string name = f.getName().str();
       if (auto role = dyn_cast<NameLoc>(map.getLoc()))

@@ -33,11 +33,11 @@ scf::ParallelOp getFreeAxisMap(ReduceOp r, StringRef knob) {
 }
 
 Value allocOverMap(OpBuilder &b, Location loc, scf::ParallelOp map, ArrayRef<Value> extra,
-                   Type elem, StringRef name) {
+                   Type elem, StringRef name, bool beforeLast) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(map);
   SmallVector<Value> extents(map.getUpperBound());
-  extents.append(extra.begin(), extra.end());
+  extents.insert(beforeLast ? extents.end() - 1 : extents.end(), extra.begin(), extra.end());
   SmallVector<int64_t> shape;
   SmallVector<Value> dynSizes;
   for (Value e : extents) {
@@ -91,21 +91,25 @@ Value cloneIntoMap(OpBuilder &b, Value v, scf::ParallelOp map, IRMapping &m) {
 
 void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, Value hi,
                     StringRef lastName, StringRef role, StringRef mainRole,
-                    function_ref<void(OpBuilder &, IRMapping &, ValueRange ivs)> body) {
+                    function_ref<void(OpBuilder &, IRMapping &, ValueRange ivs)> body,
+                    bool beforeLast) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(map);
   SmallVector<Value> lbs(map.getLowerBound()), ubs(map.getUpperBound()), steps(map.getStep());
-  lbs.push_back(lo);
-  ubs.push_back(hi);
-  steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+  size_t at = beforeLast ? lbs.size() - 1 : lbs.size();
+  lbs.insert(lbs.begin() + at, lo);
+  ubs.insert(ubs.begin() + at, hi);
+  steps.insert(steps.begin() + at, arith::ConstantIndexOp::create(b, loc, 1));
   if (!isa<NameLoc>(map.getLoc()))
     map->setLoc(named(map.getLoc(), mainRole));
   scf::ParallelOp::create(b, named(loc, role), lbs, ubs, steps, [&](OpBuilder &nb, Location, ValueRange ivs) {
-    for (auto [iv, orig] : llvm::zip(ivs.drop_back(), map.getInductionVars()))
+    SmallVector<Value> old(ivs);
+    old.erase(old.begin() + at);
+    for (auto [iv, orig] : llvm::zip(old, map.getInductionVars()))
       iv.setLoc(orig.getLoc());
-    ivs.back().setLoc(named(loc, lastName));
+    ivs[at].setLoc(named(loc, lastName));
     IRMapping m;
-    m.map(map.getInductionVars(), ivs.drop_back());
+    m.map(map.getInductionVars(), old);
     body(nb, m, ivs);
   });
 }

@@ -23,8 +23,10 @@ scf::ParallelOp getFreeAxisMap(monoid::ReduceOp r, StringRef knob);
 
 /// Allocates, before `map`, a buffer [map extents..., extra...] of `elem`
 /// (for a vector element type vector<D x T>, the buffer is [..., D] of T).
+/// With `beforeLast`, the extra extents come before the map's last one:
+/// [map extents but the last..., extra..., last extent].
 Value allocOverMap(OpBuilder &b, Location loc, scf::ParallelOp map, ArrayRef<Value> extra,
-                   Type elem, StringRef name);
+                   Type elem, StringRef name, bool beforeLast = false);
 
 /// Stores / loads `v` at [indices...] of a buffer made by allocOverMap (a
 /// vector value occupies the trailing dimension).
@@ -38,13 +40,16 @@ Value cloneIntoMap(OpBuilder &b, Value v, scf::ParallelOp map, IRMapping &m);
 
 /// Builds a new scf.parallel before `map` over (map's axes..., [lo, hi)) and
 /// calls `body` with a mapping from map's induction variables to the new ones
-/// and the new, last induction variable (named `lastName`). The new map's
+/// and the new map's induction variables, the new one (named `lastName`)
+/// last, or with `beforeLast` just before the map's last axis (so that the
+/// map's last axis, the rows, stays last for attncc-partition). The new map's
 /// location is named `role` ("scores", "parts") and the original map's
 /// `mainRole` unless it has a name already: the GPU kernels are named after
 /// them (a location survives the canonicalizations that rebuild the map).
 void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, Value hi,
                     StringRef lastName, StringRef role, StringRef mainRole,
-                    function_ref<void(OpBuilder &, IRMapping &, ValueRange ivs)> body);
+                    function_ref<void(OpBuilder &, IRMapping &, ValueRange ivs)> body,
+                    bool beforeLast = false);
 
 /// Frees buffers right after `map`.
 void deallocAfter(OpBuilder &b, Location loc, scf::ParallelOp map, ValueRange buffers);

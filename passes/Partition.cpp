@@ -337,12 +337,11 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
   }
 
   LogicalResult partition(ReduceOp reduce, const ::attncc::TileKnob &tile) {
-    // A split with an atom and w<WM>x<WN> with WN > 1 are refused before
-    // lowering (checkBuilt, schedule/Built.cpp); what is left here are the
-    // pass's preconditions on the IR.
-    if (reduce.getPartial())
-      return reduce.emitOpError("attncc-partition: a reduce that split-reduce made partial cannot "
-                                "be tiled with an atom");
+    // w<WM>x<WN> with WN > 1 is refused before lowering (checkBuilt,
+    // schedule/Built.cpp); what is left here are the pass's preconditions on
+    // the IR. A partial reduce (attncc-split-reduce's parts map: the part
+    // axis before the rows) is tiled like any other: its state is stored per
+    // row into the workspace, as O and the LSE are.
     auto map = dyn_cast<scf::ParallelOp>(reduce->getParentOp());
     if (!map || !llvm::all_of(map.getLowerBound(), [](Value v) { return isConstantIntValue(v, 0); }) ||
         !llvm::all_of(map.getStep(), [](Value v) { return isConstantIntValue(v, 1); }))

@@ -50,6 +50,13 @@ def SplitReduce : Pass<"attncc-split-reduce", "func::FuncOp"> {
 
     `g<G>a` (atomics) has the same semantics at this level.
 
+    With a tensor-core TILE on the axis the part axis goes before the map's
+    last axis, the rows: the parts map is `(free axes but the last..., part,
+    rows)` and the workspaces `[..., G, rows]`, so that attncc-partition tiles
+    each part's rows and stores its state per row, as it stores O and the LSE
+    (the loop level only: on a GPU target checkSchedule refuses the split with
+    an atom, and attncc-map-to-gpu a tiled function with a second map).
+
     ```mlir
     scf.parallel (%h, %i) ... {
       %m, %d = monoid.reduce "kv" %c0 to %n carrier #c schedule #s : f32, f32 {...}

@@ -7,8 +7,11 @@
 // Post: the map became two maps, the parts and the combine:
 //   1. C = ceil(ceil((hi - lo) / G) / B) * B  (B = TILE block of the axis, or 1)
 //   2. one workspace per channel, [free extents..., G] (a vector channel adds
-//      its length as a last dimension)
-//   3. the parts: a new scf.parallel over (free axes..., part in [0, G))
+//      its length as a last dimension); with a tensor-core TILE on the axis
+//      [free extents but the last..., G, last extent], and
+//   3. the parts: a new scf.parallel over (free axes..., part in [0, G)), with
+//      a tensor-core TILE (free axes but the last..., part, last axis), so
+//      that attncc-partition tiles the rows of each part
 //      holding a copy of the reduce over
 //        [min(lo + part C, hi), min(lo + (part + 1) C, hi)), marked `partial`,
 //      whose state is stored at [free indices..., part]   (GPU: G CTAs a row)
@@ -37,6 +40,14 @@ using namespace mlir::monoid;
 using namespace mlir::attncc;
 
 namespace {
+
+/// Whether the reduce's axis has a tensor-core TILE: attncc-partition then
+/// tiles the parts map's last axis, so the part axis goes before the rows.
+bool atomTiled(ReduceOp r) {
+  ScheduleAttr s = r.getScheduleAttr();
+  const ::attncc::TileKnob *t = s ? s.getSchedule().tile(r.getAxis().str()) : nullptr;
+  return t && t->atom;
+}
 
 /// The split count and the TILE block of the reduce's axis (1 without TILE).
 std::pair<int64_t, int64_t> splitOf(ReduceOp r) {
@@ -74,14 +85,18 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
                                   arith::CeilDivUIOp::create(b, loc, perPart, cB), cB);
   }
 
-  // 2. Workspaces [free extents..., G].
+  // 2. Workspaces [free extents..., G], or with an atom TILE
+  //    [free extents but the rows..., G, rows] (the part axis before the
+  //    rows, which attncc-partition tiles).
+  bool rowsLast = atomTiled(r);
+  size_t partAt = rowsLast ? map.getInductionVars().size() - 1 : map.getInductionVars().size();
   SmallVector<Value> slots;
   for (auto [t, name] : llvm::zip(types, carrier.getNames()))
-    slots.push_back(allocOverMap(b, loc, map, {cG}, t, ("partial_" + name.getValue()).str()));
+    slots.push_back(allocOverMap(b, loc, map, {cG}, t, ("partial_" + name.getValue()).str(), rowsLast));
 
   // 3. The parts.
   buildMapBefore(b, loc, map, c0, cG, "part", "parts", "combine", [&](OpBuilder &pb, IRMapping &m, ValueRange ivs) {
-    Value part = ivs.back();
+    Value part = ivs[partAt];
     Value start = arith::AddIOp::create(pb, loc, lo, arith::MulIOp::create(pb, loc, part, chunk));
     Value partLo = arith::MinUIOp::create(pb, named(loc, "part_lo"), start, hi);
     Value partHi = arith::MinUIOp::create(
@@ -97,7 +112,7 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
     copy.setPartial(true);
     for (auto [v, slot] : llvm::zip(copy.getState(), slots))
       storeElement(pb, loc, v, slot, ivs);
-  });
+  }, rowsLast);
 
   // 4. The combine, where the reduce was.
   b.setInsertionPoint(r);
@@ -106,7 +121,7 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
       b, named(loc, "combined"), c0, cG, c1, init.getResults(),
       [&](OpBuilder &fb, Location, Value part, ValueRange acc) {
         SmallVector<Value> idx(map.getInductionVars());
-        idx.push_back(part);
+        idx.insert(idx.begin() + partAt, part);
         SmallVector<Value> partial;
         for (auto [t, slot] : llvm::zip(types, slots))
           partial.push_back(loadElement(fb, loc, t, slot, idx));

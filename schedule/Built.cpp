@@ -175,12 +175,6 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
   // What attncc-partition and attncc-stage refused when they met the schedule
   // (until 2026-12-01); the rules live here now, with the rest.
   if (atomTile) {
-    const ReduceKnob *split = s.reduce(atomTile->axis);
-    if (split && split->groups > 1)
-      return KnobError{"REDUCE@" + atomTile->axis, "g" + std::to_string(split->groups),
-                       "no split with a tensor-core TILE@" + atomTile->axis +
-                           " (a split with an atom is not built yet; split with a scalar TILE, "
-                           "or drop REDUCE)"};
     if (atomTile->wn != 1)
       return KnobError{"TILE@" + atomTile->axis,
                        "w" + std::to_string(atomTile->wm) + "x" + std::to_string(atomTile->wn),

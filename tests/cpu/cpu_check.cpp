@@ -241,6 +241,22 @@ std::vector<Case> sweep() {
         p.causal = true;
       }), tcbf + ",GRID=lpt");
   add("tc lpt non-causal", attn(3, 2, 2, 45, 77, 64), tc16 + ",GRID=lpt");
+  // A split with an atom (issue 16, step 1): attncc-split-reduce puts the
+  // part axis before the rows and attncc-partition tiles each part's rows;
+  // the combine folds the parts' states. Empty parts (more splits than
+  // blocks), one query row (decode), causal and symbolic lengths.
+  add("tc split g3k", attn(1, 2, 2, 45, 200, 64), tc16 + ",REDUCE@kv=g3k");
+  add("tc split g4k causal ring", with(attn(2, 4, 2, 97, 97, 64), [](Problem &p) { p.causal = true; }),
+      tc16 + ",STAGE@kv=d2/cp/ring,REDUCE@kv=g4k,EXP=ex2");
+  add("tc split g5k symbolic bf16", with(attn(2, 2, 2, 57, 300, 64, DType::BF16), [](Problem &p) {
+        p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
+      }), tcbf + ",REDUCE@kv=g5k");
+  add("tc split g8k decode gqa", attn(2, 8, 2, 1, 1000, 64), tc16 + ",REDUCE@kv=g8k");
+  add("tc split g16k empty parts", attn(1, 2, 2, 20, 40, 64), tc16 + ",REDUCE@kv=g16k");
+  add("tc split g3k masked-rows lazy", with(attn(1, 2, 2, 64, 16, 64), [](Problem &p) {
+        p.causal = true;
+        p.window = 0;
+      }), tc16 + ",REDUCE@kv=g3k,RESCALE=lazy8");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),

@@ -34,3 +34,27 @@ func.func @threads(%x: memref<8xf32>) {
 func.func @cta_half_warp(%x: memref<64xf32>) attributes {attncc.cta = {rows = 64 : i64, threads = 16 : i64}} {
   return
 }
+
+// -----
+
+// A tiled function (attncc.cta) with a second map: a split with an atom gives
+// attncc-partition's tiled parts and the combine, which runs one thread a row.
+// Launching the two differently is not built (checkSchedule refuses such a
+// schedule on every GPU target first).
+
+// expected-error@+1 {{attncc-map-to-gpu: a tiled function has 2 maps; only one (the tiled map) is built (a split with an atom: the parts and their combine)}}
+func.func @tiled_and_combine(%x: memref<64xf32>) attributes {attncc.cta = {rows = 16 : i64, threads = 32 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%t) = (%c0) to (%c4) step (%c1) {
+    memref.store %f, %x[%t] : memref<64xf32>
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    memref.store %f, %x[%i] : memref<64xf32>
+    scf.reduce
+  }
+  return
+}

@@ -246,29 +246,3 @@ func.func @pad_vector_channel(%x: memref<100x4xf32>, %y: memref<100x4xf32>) {
   }
   return
 }
-
-// -----
-
-// A reduce that split-reduce made partial (one of G parts) with an atom:
-// checkSchedule refuses REDUCE g<n> with a tensor-core TILE before lowering,
-// so only IR written so by hand reaches this precondition.
-
-#s = #monoid.carrier<s: add(0)>
-#tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
-
-func.func @partial(%x: memref<100x100xf32>, %y: memref<100xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c100 = arith.constant 100 : index
-  scf.parallel (%i) = (%c0) to (%c100) step (%c1) {
-    // expected-error@+1 {{'monoid.reduce' op attncc-partition: a reduce that split-reduce made partial cannot be tiled with an atom}}
-    %r = monoid.reduce "kv" %c0 to %c100 carrier #s schedule #tc partial : f32 {
-    ^bb0(%kv: index):
-      %e = memref.load %x[%i, %kv] : memref<100x100xf32>
-      monoid.yield %e : f32
-    }
-    memref.store %r, %y[%i] : memref<100xf32>
-    scf.reduce
-  }
-  return
-}

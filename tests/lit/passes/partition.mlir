@@ -2,6 +2,7 @@
 // RUN: attncc-opt %s -split-input-file -attncc-partition -verify-diagnostics | FileCheck %s --check-prefix=COUNT
 // RUN: attncc-opt %s -split-input-file -attncc-clip-identity -attncc-partition -verify-diagnostics --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=CLIP
 // RUN: attncc-opt %s -split-input-file -attncc-clip-identity -attncc-partition -verify-diagnostics --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=LPT
+// RUN: attncc-opt %s -split-input-file -attncc-partition -verify-diagnostics --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=PART
 
 // The seed's attention at [1,2,100,64] f16 on TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4:
 // 4 warps x 1 x 16 rows = 64 query rows per CTA, 1 x 8 x 8 = 64 keys per block.
@@ -343,6 +344,48 @@ func.func @strided_map(%x: memref<100x100xf32>, %out: memref<100xf32>) {
       monoid.yield %xj, %one : f32, f32
     }
     memref.store %d, %out[%i] : memref<100xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A partial reduce (attncc-split-reduce's parts map with an atom TILE: the
+// part axis before the rows) is tiled like any other. Its bounds depend on
+// the part, not on the row, and its state is stored per row into the
+// workspace [parts, rows] as a row vector.
+
+#md = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
+#tcp = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x2/k1,REDUCE@kv=g3k">
+
+// CHECK-LABEL: func.func @parts
+// PART-LABEL: func.func @parts
+// PART:       scf.parallel (%[[P:[^,]+]], %tile) = (%{{.+}}, %{{.+}}) to (%{{.+}}, %{{.+}}) step
+// PART:         %row0 = arith.muli %tile, %{{.+}} : index
+// PART:         %[[LO:.+]] = arith.muli %[[P]], %{{.+}} : index
+// PART:         %fold:2 = scf.for %kv0 = %[[LO]] to %{{.+}} step %{{.+}} iter_args
+// PART:         vector.transfer_write %fold#0, %{{.+}}[%[[P]], %row0] : vector<16xf32>, memref<3x100xf32>
+// PART:         vector.transfer_write %fold#1, %{{.+}}[%[[P]], %row0] : vector<16xf32>, memref<3x100xf32>
+func.func @parts(%x: memref<100x96xf16>, %wm: memref<3x100xf32>, %wd: memref<3x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c32 = arith.constant 32 : index
+  %c96 = arith.constant 96 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%p, %i) = (%c0, %c0) to (%c3, %c100) step (%c1, %c1) {
+    %lo = arith.muli %p, %c32 : index
+    %hi = arith.addi %lo, %c32 : index
+    %m, %d = monoid.reduce "kv" %lo to %hi carrier #md schedule #tcp partial : f32, f32 {
+    ^bb0(%kv: index):
+      %e = memref.load %x[%i, %kv] : memref<100x96xf16>
+      %f = arith.extf %e : f16 to f32
+      %one = arith.constant 1.0 : f32
+      monoid.yield %f, %one : f32, f32
+    }
+    memref.store %m, %wm[%p, %i] : memref<3x100xf32>
+    memref.store %d, %wd[%p, %i] : memref<3x100xf32>
     scf.reduce
   }
   return

@@ -1,4 +1,5 @@
 // RUN: attncc-opt %s -split-input-file -attncc-split-reduce -verify-diagnostics | FileCheck %s
+// RUN: attncc-opt %s -split-input-file -attncc-split-reduce -verify-diagnostics | FileCheck %s --check-prefix=ATOM
 
 // REDUCE@kv=g3k: the free-axis map becomes two maps.
 //  - the parts: a new scf.parallel over (i, part in [0, 3)), each part a
@@ -59,6 +60,43 @@ func.func @split3(%x: memref<?x?xf32>, %out: memref<?xf32>, %nq: index, %lo: ind
       monoid.yield %xj, %one : f32, f32
     }
     memref.store %m, %out[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// With a tensor-core TILE on the axis the part axis goes before the map's
+// last axis (the rows), so that attncc-partition tiles the rows of each part:
+// the parts map is (b, part, i) and the workspaces [2, 3, 100]. Parts are
+// whole 16-key blocks (n8 x f1x2).
+
+#md2 = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
+#tc3 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x2/k1,REDUCE@kv=g3k">
+
+// ATOM-LABEL: func.func @split3_atom
+// ATOM:     %[[WM:.+]] = memref.alloc() : memref<2x3x100xf32>
+// ATOM:     %[[WD:.+]] = memref.alloc() : memref<2x3x100xf32>
+// ATOM:     scf.parallel (%[[B:.+]], %[[P:.+]], %[[I:.+]]) = (%{{.+}}, %{{.+}}, %{{.+}}) to (%{{.+}}, %{{.+}}, %{{.+}}) step
+// ATOM:       monoid.reduce "kv" {{.+}} partial
+// ATOM:       memref.store %{{.+}}, %[[WM]][%[[B]], %[[P]], %[[I]]] : memref<2x3x100xf32>
+// ATOM:     scf.parallel (%[[B2:.+]], %[[I2:.+]]) = (%{{.+}}, %{{.+}}) to (%{{.+}}, %{{.+}}) step
+// ATOM:       scf.for %[[K:.+]] = {{.+}} iter_args
+// ATOM:         memref.load %[[WM]][%[[B2]], %[[K]], %[[I2]]] : memref<2x3x100xf32>
+func.func @split3_atom(%x: memref<2x100x100xf32>, %out: memref<2x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%b, %i) = (%c0, %c0) to (%c2, %c100) step (%c1, %c1) {
+    %m, %d = monoid.reduce "kv" %c0 to %c100 carrier #md2 schedule #tc3 : f32, f32 {
+    ^bb0(%j: index):
+      %xj = memref.load %x[%b, %i, %j] : memref<2x100x100xf32>
+      %one = arith.constant 1.0 : f32
+      monoid.yield %xj, %one : f32, f32
+    }
+    memref.store %m, %out[%b, %i] : memref<2x100xf32>
     scf.reduce
   }
   return
