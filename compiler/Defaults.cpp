@@ -1,6 +1,8 @@
 //===- Defaults.cpp - the schedule used when no --knobs is given ----------===//
 #include "compiler/Defaults.h"
 
+#include "schedule/Geometry.h"
+
 #include <optional>
 #include <utility>
 
@@ -47,7 +49,26 @@ struct TcEntry {
   const char *tmaMeasured = nullptr;
   // Where `measured` was measured (null: the table's own source).
   const char *where = nullptr;
+  // GRID=lpt (the row tiles launch tile-major, so causal tiles run longest
+  // first across the grid) when the grid has at most this many CTAs, known at
+  // compile time; kLptAlways: whatever the grid.
+  long lptUpTo = 0;
 };
+constexpr long kLptAlways = -1;
+/// GRID=lpt against GRID=tiles on causal shapes, 3 alternating rounds in one
+/// call (bench/perf-lpt.txt): mma.sync 1.32-1.41x faster on grids of 256-1024
+/// CTAs and level (+-1 %) on 8192 (also two d128 shapes in an earlier call); wgmma 1.23x
+/// on 256 CTAs and 1.04x on 512, but 0.87x on 4096 (0.82-0.89x on the d128
+/// rows' 4096 in an earlier call). Tile-major order spreads one head's tiles
+/// over the whole grid; with many waves that seems to cost wgmma more in L2
+/// reuse of K and V than the balance gains (a guess, not profiled).
+const char *kLptMeasured = "H200, 2026-12-03, bench/results/2026-12-03-h200-lpt-abab.json";
+#define LPT_MMA "; GRID=lpt: 1.32-1.41x on grids of 256-1024 CTAs, level on 8192 (H200, 2026-12-03, " \
+                "bench/results/2026-12-03-h200-lpt-abab.json and -sm120-lpt-abab.json)"
+#define LPT_WG "; GRID=lpt when the grid has at most 512 CTAs: 64.6 against 79.7 us on " \
+               "[1,8,4096,64] f16 causal (256 CTAs), 168.3 against 175.0 us on [1,16,4096,128] bf16 " \
+               "causal (512), but 920 against 796 us on [4,32/8,4096,64] bf16 causal (4096) (H200, " \
+               "2026-12-03, bench/results/2026-12-03-h200-lpt-abab.json)"
 #define QRING "STAGE@kv=d2/cp/ring/pad,STAGE@q=d1/cp/pad,EXP=ex2"
 #define QRINGX4 "STAGE@kv=d2/cp/ring/pad/x4,STAGE@q=d1/cp/pad,EXP=ex2"
 // d128: O's rescale skipped by a warp vote while no row's maximum moved by more than
@@ -61,23 +82,24 @@ const TcEntry kTensorCore[] = {
      "x4 145.1 us (x4 run 2)"},
     {64, true, false, "m16n8k16/w8x1/f1x16/k4", QRING,
      "135.1 us on [1,8,4096,64] f16 causal, flash 122.3 us (s6 run 3; 150.1 us before the mask "
-     "split); with x4 153.0 us (x4 run 2)",
+     "split); with x4 153.0 us (x4 run 2)" LPT_MMA,
      "STAGE@kv=d2/tma/ring,STAGE@q=d1/cp/pad,EXP=ex2",
      "K and V by TMA: 124.3 us on [1,8,4096,64] f16 causal with ACC=f16x, flash 118.3 us; the same "
      "with STAGE@kv=d2/cp/ring/pad 132.6 us (tma-mma perf, the sm_120 schedule compiled for sm_90a, "
-     "H200, 2026-12-02, bench/results/2026-12-02-h200-tma-mma-perf.json)"},
+     "H200, 2026-12-02, bench/results/2026-12-02-h200-tma-mma-perf.json)" LPT_MMA,
+     nullptr, kLptAlways},
     {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4L,
      "3381 us on [8,16,4096,128] bf16, flash 3192 us (0.94x); without RESCALE=lazy8 3537 us, "
      "with main 474cc75's fold copies 3924 us (variants D, B, A)",
      nullptr, nullptr, kSm120Variants},
     {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4L,
      "3654 us on [4,16,8192,128] bf16 causal, flash 3329 us (0.91x); without RESCALE=lazy8 "
-     "3925 us, with main 474cc75's fold copies 4063 us (variants D, B, A)",
-     nullptr, nullptr, kSm120Variants},
+     "3925 us, with main 474cc75's fold copies 4063 us (variants D, B, A)" LPT_MMA,
+     nullptr, nullptr, kSm120Variants, kLptAlways},
     {128, true, true, "m16n8k16/w4x1/f2x4/k4", QRINGX4L,
      "1964 us on [4,32/8,4096,128] bf16 causal, flash 1683 us (0.86x); without RESCALE=lazy8 "
-     "2021 us, with main 474cc75's fold copies 2207 us (variants D, B, A)",
-     nullptr, nullptr, kSm120Variants},
+     "2021 us, with main 474cc75's fold copies 2207 us (variants D, B, A)" LPT_MMA,
+     nullptr, nullptr, kSm120Variants, kLptAlways},
 };
 #undef QRINGX4L
 #undef QRINGX4
@@ -111,20 +133,24 @@ const TcEntry kWgmma[] = {
     {64, true, false, "m64n128k16/w8x1/f1x1/k4", T2W1,
      "76.0 us on [1,8,4096,64] f16 causal against 82.2 us for the previous default (d3, load4, "
      "OVERLAP=pv+wg) in the same call (s6 run 6, no PyTorch in that call; that default ran 82.9 us, "
-     "flash 118.7 us, in s6 run 2)"},
+     "flash 118.7 us, in s6 run 2)" LPT_WG,
+     nullptr, nullptr, nullptr, 512},
     {64, true, true, "m64n128k16/w8x1/f1x1/k4", T2W1,
      "779.6 us on [4,32/8,4096,64] bf16 causal against 837.0 us for the MHA row's previous "
      "schedule (d3, load4, OVERLAP=pv+wg), 923.6 us with load1 and OVERLAP=pv, 860.2 us with "
-     "load4 and OVERLAP=wg, 1041.9 us with m64n64 (s6 run 6, no PyTorch in that call)"},
+     "load4 and OVERLAP=wg, 1041.9 us with m64n64 (s6 run 6, no PyTorch in that call)" LPT_WG,
+     nullptr, nullptr, nullptr, 512},
     {128, false, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
      "1839 us on [8,16,4096,128] bf16, flash 3170 us (1.72x; s6 run 2); without producers or "
      "overlap 2051 us, load4 with OVERLAP=wg 2063 us (x4 run 2)"},
     {128, true, false, "m64n128k16/w8x1/f1x1/k4", T3WG,
      "1112 us on [8,16,4096,128] bf16 causal, flash 1738 us (1.56x; s6 run 2; 1322 us before "
-     "the mask split); without the producer warpgroup and overlap 1391 us (wspec run 1)"},
+     "the mask split); without the producer warpgroup and overlap 1391 us (wspec run 1)" LPT_WG,
+     nullptr, nullptr, nullptr, 512},
     {128, true, true, "m64n128k16/w8x1/f1x1/k4", T3WG,
      "1117 us on [4,32/8,4096,128] bf16 causal, flash 1760 us (1.58x; s6 run 2; 1323 us before "
-     "the mask split); without the producer warpgroup and overlap 1400 us (wspec run 1)"},
+     "the mask split); without the producer warpgroup and overlap 1400 us (wspec run 1)" LPT_WG,
+     nullptr, nullptr, nullptr, 512},
 };
 #undef T2W1
 #undef T3WG
@@ -154,6 +180,14 @@ const char *kWgmmaWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-s6-ru
 const char *kTcWhere = "H200, 2026-11-30, bench/results/2026-11-30-h200-s6-run3.json and "
                        "-x4-run2.json; earlier rows in 2026-11-30-h200-tc-final.json";
 
+/// The canonical spelling of a default assembled from a row and its
+/// additions (ACC, GRID), which printKnobs orders by family.
+std::string canonical(const std::string &knobs) {
+  KnobError err;
+  std::optional<Schedule> s = parseKnobs(knobs, err);
+  return s ? printKnobs(*s) : knobs;
+}
+
 } // namespace
 
 std::string shapeClass(const Problem &p) {
@@ -178,6 +212,23 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
     std::string knobs, measured;
     int maxHeadDim;
     const char *where; // the entry's source, or null
+    bool lpt;          // add GRID=lpt
+  };
+  // Whether a row's GRID=lpt applies: always, or when the grid's CTA count
+  // (batch x query heads x row tiles) is known and at most the row's bound.
+  auto lptFits = [&](const TcEntry &e, const std::string &knobs) {
+    if (e.lptUpTo == kLptAlways)
+      return true;
+    if (e.lptUpTo <= 0 || p.batch.symbolic || p.seq_q.symbolic)
+      return false;
+    KnobError err;
+    std::optional<Schedule> s = parseKnobs(knobs, err);
+    const TileKnob *tile = s ? s->tile("kv") : nullptr;
+    if (!tile)
+      return false;
+    int64_t rows = freeRowsPerCta(*tile);
+    int64_t ctas = p.batch.value * p.heads_q * ((p.seq_q.value + rows - 1) / rows);
+    return ctas <= e.lptUpTo;
   };
   auto pick = [&](const auto &table, const char *family) -> std::optional<Pick> {
     // The head-dim class: the smallest that covers the problem's.
@@ -200,7 +251,7 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
                                             : std::string("not measured with GQA; the MHA ") +
                                                   (p.causal ? "causal " : "") + "d" +
                                                   std::to_string(e.maxHeadDim) + " row";
-        return Pick{knobs, measured, e.maxHeadDim, e.where};
+        return Pick{knobs, measured, e.maxHeadDim, e.where, lptFits(e, knobs)};
       }
       if (!grouped)
         break;
@@ -215,7 +266,8 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
   // whole 128-byte slabs).
   if (cls == "prefill" && t.wgmma && lowp && (p.head_dim == 64 || p.head_dim == 128))
     if (auto r = pick(kWgmma, "wgmma"))
-      return {r->knobs, reason(*r, " (wgmma): " + r->measured + " (" + kWgmmaWhere + ")")};
+      return {canonical(r->knobs + (r->lpt ? ",GRID=lpt" : "")),
+              reason(*r, " (wgmma): " + r->measured + " (" + kWgmmaWhere + ")")};
   // sm_100a: the tcgen05 rows, for head dims 64 and 128.
   if (cls == "prefill" && t.tcgen05 && lowp && (p.head_dim == 64 || p.head_dim == 128))
     if (auto r = pick(kTcgen05, "tcgen05"))
@@ -237,7 +289,7 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
       // 2026-12-02). Not the d128 rows: there the half2 partials push the
       // kernel to 255 registers and spills (ptxas, sm_120a and sm_90).
       bool f16x = t.sm == 120 && p.dtype == DType::F16 && r->maxHeadDim <= 64;
-      std::string knobs = std::string(r->knobs) + (f16x ? ",ACC=f16x" : "");
+      std::string knobs = canonical(r->knobs + (f16x ? ",ACC=f16x" : "") + (r->lpt ? ",GRID=lpt" : ""));
       return {knobs, reason(*r, ": " + r->measured + " (" + where + ")" +
                                   (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : "") +
                                   (f16x ? std::string(kF16xMeasured) : std::string()))};
