@@ -141,15 +141,6 @@ std::optional<KnobError> checkTargetSupport(const Schedule &s, const TargetInfo 
       return KnobError{"TILE@" + tile.axis, std::string(atomFamily(a.kind)) + " atom",
                        "an atom that " + t.name + " has (" + have + ")"};
     }
-    // attncc-split-reduce and attncc-partition build the tiled parts and
-    // their combine at the loop level (the CPU tier runs them); the GPU
-    // kernels of the pair (map-to-gpu launches one tiled map) are not built.
-    const ReduceKnob *split = s.reduce(tile.axis);
-    if (split && split->groups > 1)
-      return KnobError{"REDUCE@" + tile.axis, "g" + std::to_string(split->groups),
-                       "no split with a tensor-core TILE@" + tile.axis +
-                           " (a split with an atom is not built yet; split with a scalar TILE, "
-                           "or drop REDUCE)"};
   }
   for (const StageKnob &st : s.stages)
     if (st.transport == Transport::Tma && !t.tma)

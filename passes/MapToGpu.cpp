@@ -117,7 +117,8 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     if (left.wasInterrupted())
       return signalPassFailure();
     int64_t cta = threads;
-    bool perCta = false;
+    bool tiled = false;
+    StringAttr tiledMap;
     if (auto d = f->getAttrOfType<DictionaryAttr>("attncc.cta")) {
       auto t = d.getAs<IntegerAttr>("threads");
       if (!t || t.getInt() < 32 || t.getInt() > 1024) {
@@ -125,24 +126,25 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
         return signalPassFailure();
       }
       cta = t.getInt();
-      perCta = true;
+      tiled = true;
+      tiledMap = d.getAs<StringAttr>("map");
     }
     SmallVector<scf::ParallelOp> maps(f.getBody().front().getOps<scf::ParallelOp>());
-    // A tiled function launches its one map a CTA a tile. A split with an
-    // atom (attncc-split-reduce's parts, then the combine, one thread a row)
-    // would need the two launched differently: not built yet (checkSchedule
-    // refuses the schedule on every GPU target before lowering).
-    if (perCta && maps.size() > 1) {
+    // A tiled function launches its tiled map a CTA a tile; with several maps
+    // (a split with an atom: the parts, then the combine) attncc.cta names the
+    // tiled one by its role, and the others run one thread a point.
+    if (tiled && maps.size() > 1 && !tiledMap) {
       f.emitError() << "attncc-map-to-gpu: a tiled function has " << maps.size()
-                    << " maps; only one (the tiled map) is built (a split with an atom: the parts "
-                       "and their combine)";
+                    << " maps, and attncc.cta names none of them (map = <role>)";
       return signalPassFailure();
     }
     for (scf::ParallelOp map : maps) {
       std::string name = f.getName().str();
-      if (auto role = dyn_cast<NameLoc>(map.getLoc()))
+      auto role = dyn_cast<NameLoc>(map.getLoc());
+      if (role)
         name += "_" + role.getName().str();
-      if (failed(lower(map, name, cta, perCta)))
+      bool perCta = tiled && (maps.size() == 1 || (role && role.getName() == tiledMap));
+      if (failed(lower(map, name, perCta ? cta : threads, perCta)))
         return signalPassFailure();
     }
   }

@@ -429,9 +429,15 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     for (const ::attncc::WarpRole &w : sched.wspec)
       if (w.role == "load")
         loadWarps = w.warps;
-    fn->setAttr("attncc.cta",
-                fb.getDictionaryAttr({fb.getNamedAttr("threads", fb.getI64IntegerAttr((tile.wm * tile.wn + loadWarps) * 32)),
-                                      fb.getNamedAttr("rows", fb.getI64IntegerAttr(rows))}));
+    SmallVector<NamedAttribute> cta{
+        fb.getNamedAttr("threads", fb.getI64IntegerAttr((tile.wm * tile.wn + loadWarps) * 32)),
+        fb.getNamedAttr("rows", fb.getI64IntegerAttr(rows))};
+    // A function with other maps (a split's combine) names the tiled one by
+    // its role (the location attncc-split-reduce gave it, which
+    // canonicalization keeps): attncc-map-to-gpu launches only it by CTAs.
+    if (auto role = dyn_cast<NameLoc>(tiled.getLoc()))
+      cta.push_back(fb.getNamedAttr("map", role.getName()));
+    fn->setAttr("attncc.cta", fb.getDictionaryAttr(cta));
     return success();
   }
 

@@ -37,12 +37,11 @@ func.func @cta_half_warp(%x: memref<64xf32>) attributes {attncc.cta = {rows = 64
 
 // -----
 
-// A tiled function (attncc.cta) with a second map: a split with an atom gives
-// attncc-partition's tiled parts and the combine, which runs one thread a row.
-// Launching the two differently is not built (checkSchedule refuses such a
-// schedule on every GPU target first).
+// A tiled function (attncc.cta) with a second map must say which map is the
+// tiled one (attncc-partition writes map = <role> when the tiled map has a
+// role, as a split's parts do); here attncc.cta names none.
 
-// expected-error@+1 {{attncc-map-to-gpu: a tiled function has 2 maps; only one (the tiled map) is built (a split with an atom: the parts and their combine)}}
+// expected-error@+1 {{attncc-map-to-gpu: a tiled function has 2 maps, and attncc.cta names none of them (map = <role>)}}
 func.func @tiled_and_combine(%x: memref<64xf32>) attributes {attncc.cta = {rows = 16 : i64, threads = 32 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -208,3 +208,34 @@ func.func @with_reduction(%x: memref<8xf32>) -> f32 {
   }
   return %r : f32
 }
+
+// -----
+
+// A tiled function with two maps (a split with an atom): attncc.cta names the
+// tiled map by its role (map = "parts"); it runs a CTA a tile (3 x 2 = 6 CTAs
+// of 64 threads), the combine one thread a point (ceil(300 / 128) = 3 CTAs).
+
+// CHECK-LABEL: func.func @parts_and_combine
+// CHECK:      %[[C6:.+]] = arith.constant 6 : index
+// CHECK:      %[[C64:.+]] = arith.constant 64 : index
+// CHECK:      gpu.launch blocks({{.+}}) in (%{{.+}} = %[[C6]], {{.+}}) threads({{.+}}) in (%{{.+}} = %[[C64]], {{.+}}) module(@parts_and_combine_parts_module) function(@parts_and_combine_parts) {
+// CHECK:      %[[C3:.+]] = arith.constant 3 : index
+// CHECK:      gpu.launch blocks({{.+}}) in (%{{.+}} = %[[C3]], {{.+}}) threads({{.+}}) in (%{{.+}} = %{{.+}}, {{.+}}) module(@parts_and_combine_combine_module) function(@parts_and_combine_combine) {
+// CHECK:        arith.cmpi ult, %{{.+}}, %{{.+}} : index
+func.func @parts_and_combine(%x: memref<3x2xf32>, %y: memref<300xf32>) attributes {attncc.cta = {map = "parts", rows = 64 : i64, threads = 64 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c300 = arith.constant 300 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%p, %t) = (%c0, %c0) to (%c3, %c2) step (%c1, %c1) {
+    memref.store %f, %x[%p, %t] : memref<3x2xf32>
+    scf.reduce
+  } loc("parts")
+  scf.parallel (%i) = (%c0) to (%c300) step (%c1) {
+    memref.store %f, %y[%i] : memref<300xf32>
+    scf.reduce
+  } loc("combine")
+  return
+}
