@@ -62,13 +62,12 @@ constexpr long kLptAlways = -1;
 /// rows' 4096 in an earlier call). Tile-major order spreads one head's tiles
 /// over the whole grid; with many waves that seems to cost wgmma more in L2
 /// reuse of K and V than the balance gains (a guess, not profiled).
-const char *kLptMeasured = "H200, 2026-12-03, bench/results/2026-12-03-h200-lpt-abab.json";
 #define LPT_MMA "; GRID=lpt: 1.32-1.41x on grids of 256-1024 CTAs, level on 8192 (H200, 2026-12-03, " \
                 "bench/results/2026-12-03-h200-lpt-abab.json and -sm120-lpt-abab.json)"
-#define LPT_WG "; GRID=lpt when the grid has at most 512 CTAs: 64.6 against 79.7 us on " \
-               "[1,8,4096,64] f16 causal (256 CTAs), 168.3 against 175.0 us on [1,16,4096,128] bf16 " \
-               "causal (512), but 920 against 796 us on [4,32/8,4096,64] bf16 causal (4096) (H200, " \
-               "2026-12-03, bench/results/2026-12-03-h200-lpt-abab.json)"
+#define LPT_WG "; GRID=lpt when the grid has at most 512 CTAs: 64.8 against 79.7 us on " \
+               "[1,8,4096,64] f16 causal (256 CTAs), 168.4 against 175.2 us on [1,16,4096,128] bf16 " \
+               "causal (512), but 921.8 against 796.9 us on [4,32/8,4096,64] bf16 causal (4096) " \
+               "(medians of 3 rounds; H200, 2026-12-03, bench/results/2026-12-03-h200-lpt-abab.json)"
 #define QRING "STAGE@kv=d2/cp/ring/pad,STAGE@q=d1/cp/pad,EXP=ex2"
 #define QRINGX4 "STAGE@kv=d2/cp/ring/pad/x4,STAGE@q=d1/cp/pad,EXP=ex2"
 // d128: O's rescale skipped by a warp vote while no row's maximum moved by more than
@@ -154,6 +153,8 @@ const TcEntry kWgmma[] = {
 };
 #undef T2W1
 #undef T3WG
+#undef LPT_MMA
+#undef LPT_WG
 /// tcgen05 prefill schedules (sm_100a only), for head dims 64 and 128: the
 /// one geometry built (issue 14, step 1: one m128 product per CTA, four
 /// warps, K and V by a TMA ring, S/P/O in tensor memory). NOT TIMED: no
