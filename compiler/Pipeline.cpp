@@ -63,6 +63,7 @@ static std::unique_ptr<Pass> canonicalizeKeepingFolds() {
 void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
   if (from == Stage::Monoid && to != Stage::Monoid) {
     OpPassManager &fn = pm.nest<func::FuncOp>();
+    fn.addPass(mlir::attncc::createPackGqa());      // PACK=gqa: a KV group's heads as one row axis
     fn.addPass(mlir::attncc::createCutFold());      // PLACE@fold=cut
     fn.addPass(mlir::attncc::createSplitReduce());  // REDUCE@<axis>=g<G>
     fn.addPass(mlir::attncc::createClipIdentity()); // skip what the lift masks to the identity

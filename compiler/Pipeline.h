@@ -1,11 +1,11 @@
 //===- Pipeline.h - the named stages of attncc ------------------*- C++ -*-===//
 //
 //   monoid  the front end's output: free-axis map + monoid.reduce + project
-//   loop    after the loop-level moves, in this order: cut-fold, split-reduce,
+//   loop    after the loop-level moves, in this order: pack-gqa, cut-fold, split-reduce,
 //           clip-identity, partition, stream-reduce, expand-carrier,
 //           canonicalize + cse, hoist, split-mask, stage, ldmatrix-x4,
 //           handoff, accumulate, lazy-rescale, exp2, exp-poly, overlap,
-//           canonicalize (16 attncc passes and three canonicalize/cse runs;
+//           canonicalize (17 attncc passes and three canonicalize/cse runs;
 //           buildPipeline in
 //           Pipeline.cpp is the list)
 //   tile    the GPU kernels: lower-contract, map-to-gpu, launch-sink,

@@ -104,6 +104,20 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
   if (t)
     if (auto e = checkTargetSupport(s, *t))
       return e;
+  // PACK=gqa (attncc-pack-gqa) folds the query heads of a KV group into the
+  // rows: it needs groups, a known number of rows, and Q-shaped operands only.
+  if (s.pack && *s.pack == PackKind::Gqa) {
+    if (p.kind != ProblemKind::Attention)
+      return KnobError{"PACK", "gqa", std::string("none: a ") + entryName(p.kind) + " problem has no KV heads to share"};
+    if (p.heads_q == p.heads_kv)
+      return KnobError{"PACK", "gqa", "none for a problem without grouped heads (heads_q = heads_kv = " +
+                                          std::to_string(p.heads_q) + ")"};
+    if (p.seq_q.symbolic)
+      return KnobError{"PACK", "gqa", "none with a symbolic seq_q (the packed rows, heads_q / heads_kv x "
+                                      "seq_q, must be a known extent)"};
+    if (p.bias)
+      return KnobError{"PACK", "gqa", "none with a bias (packed rows with a bias are not built yet)"};
+  }
   if (s.acc && *s.acc == Accum::F16x && p.dtype != DType::F16)
     return KnobError{"ACC", "f16x", std::string("f32 for dtype ") + dtypeName(p.dtype) +
                                         " (fp16 accumulation needs f16 operands)"};

@@ -4,6 +4,44 @@
 
 include "mlir/Pass/PassBase.td"
 
+def PackGqa : Pass<"attncc-pack-gqa", "func::FuncOp"> {
+  let summary = "PACK=gqa: the query heads of one KV group run as one row axis (GQA packing)";
+  let description = [{
+    For a grouped problem (Hq = G Hkv, G > 1) with a static query length Sq,
+    the free-axis map over (batch, query heads, query rows) becomes a map over
+    (batch, KV heads, G Sq packed rows). Q, O and the LSE are retyped
+    `[B, Hkv, G Sq(, D)]`: in memory they already are, since query head
+    `hkv G + g` of row `i` is row `g Sq + i` of KV head `hkv`'s block, so
+    their loads and stores keep their indices. The rest of the lift reads the
+    head and row back, `h = hkv G + r / Sq` and `i = r mod Sq` (the causal
+    diagonal, ALiBi), and the KV head `h / G` is `hkv` itself.
+
+    ```mlir
+    scf.parallel (%b, %h, %i) = (%c0, %c0, %c0) to (%c2, %c8, %c4) ... {
+      monoid.reduce "kv" ... {
+        %hkv = arith.divui %h, %c4 : index
+        %q_i = vector.load %q[%b, %h, %i, %c0] : memref<2x8x4x64xf16>, vector<64xf16>
+        %k_j = vector.load %k[%b, %hkv, %kv, %c0] : memref<2x2x300x64xf16>, vector<64xf16>
+        %diag = arith.addi %i, %sk_minus_sq : index
+    ```
+    becomes
+    ```mlir
+    scf.parallel (%b, %hkv, %r) = (%c0, %c0, %c0) to (%c2, %c2, %c16) ... {
+      monoid.reduce "kv" ... {
+        %i = arith.remui %r, %c4 : index
+        %q_i = vector.load %q[%b, %hkv, %r, %c0] : memref<2x2x16x64xf16>, vector<64xf16>
+        %k_j = vector.load %k[%b, %hkv, %kv, %c0] : memref<2x2x300x64xf16>, vector<64xf16>
+        %diag = arith.addi %i, %sk_minus_sq : index
+    ```
+    A tile of rows that attncc-partition cuts then holds the heads of one KV
+    group and reads each K and V block once for all of them. Runs before
+    attncc-split-reduce, whose parts and workspaces follow the packed map.
+    Refused: a bias (not built), a symbolic query length, heads that do not
+    divide. G = 1 leaves the function alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CutFold : Pass<"attncc-cut-fold", "func::FuncOp"> {
   let summary = "PLACE@fold=cut: materialize the scores, then fold them (two stages)";
   let description = [{

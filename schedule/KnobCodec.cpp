@@ -7,7 +7,7 @@
 // token exactly as written, and what is allowed; nothing here throws.
 //
 // Printing is canonical: families in the order TILE, STAGE, REDUCE, PLACE,
-// WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, and within a family in the order
+// WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK, and within a family in the order
 // written.
 // Every token prints back exactly as written (integers have no leading zeros,
 // optional parts are remembered, lazy<t> keeps its spelling), so for a string
@@ -62,7 +62,7 @@ std::string num(long long v) { return std::to_string(v); }
 
 // Functions rather than globals, so a static initializer elsewhere may parse.
 std::string familyList() {
-  return "a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST";
+  return "a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK";
 }
 std::string tileTensorGrammar() { return "a:<atom>/w<WM>x<WN>/f<FM>x<FN>/k<bk>"; }
 std::string tileScalarGrammar() { return "n<N>[x<M>]/f<fn>[x<fm>]"; }
@@ -387,7 +387,7 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
   it.value = text.substr(eq + 1);
 
   const char *families[] = {"TILE", "STAGE", "REDUCE", "PLACE", "WSPEC", "EXP",
-                            "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST"};
+                            "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST", "PACK"};
   if (std::find(std::begin(families), std::end(families), it.family) == std::end(families))
     return fail(err, "knob string", it.family.empty() ? head : std::string_view(it.family), familyList());
   bool axisFamily = it.family == "TILE" || it.family == "STAGE" || it.family == "REDUCE";
@@ -457,6 +457,12 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
     if (v == "on") s.hoist = HoistKind::On;
     else if (v == "off") s.hoist = HoistKind::Off;
     else return fail(err, it.knob, v, "on or off");
+    return true;
+  }
+  if (f == "PACK") {
+    if (v == "none") s.pack = PackKind::None;
+    else if (v == "gqa") s.pack = PackKind::Gqa;
+    else return fail(err, it.knob, v, "none or gqa");
     return true;
   }
   // GRID
@@ -558,6 +564,7 @@ std::string printKnobs(const Schedule &s) {
   if (s.overlap) out.push_back(std::string("OVERLAP=") + overlapName(*s.overlap));
   if (s.repack) out.push_back(std::string("REPACK=") + (*s.repack == RepackKind::Regs ? "regs" : "smem"));
   if (s.hoist) out.push_back(std::string("HOIST=") + (*s.hoist == HoistKind::On ? "on" : "off"));
+  if (s.pack) out.push_back(std::string("PACK=") + (*s.pack == PackKind::Gqa ? "gqa" : "none"));
   std::string text;
   for (const std::string &o : out) text += (text.empty() ? "" : ",") + o;
   return text;
@@ -583,7 +590,7 @@ bool ReduceKnob::operator==(const ReduceKnob &o) const {
 
 bool Schedule::empty() const {
   return tiles.empty() && stages.empty() && reduces.empty() && !place && wspec.empty() && !exp && !rescale &&
-         !acc && !grid && !overlap && !repack && !hoist;
+         !acc && !grid && !overlap && !repack && !hoist && !pack;
 }
 
 /// Order-sensitive within a family (TILE@a,TILE@b differs from TILE@b,TILE@a),
@@ -592,7 +599,7 @@ bool Schedule::operator==(const Schedule &o) const {
   return tiles == o.tiles && stages == o.stages && reduces == o.reduces && place == o.place && wspec == o.wspec &&
          exp == o.exp && expPolyDegree == o.expPolyDegree && rescale == o.rescale &&
          rescaleThreshold == o.rescaleThreshold && acc == o.acc && accSteps == o.accSteps && grid == o.grid && overlap == o.overlap &&
-         repack == o.repack && hoist == o.hoist;
+         repack == o.repack && hoist == o.hoist && pack == o.pack;
 }
 
 template <typename K> static const K *findAxis(const std::vector<K> &v, const std::string &axis) {

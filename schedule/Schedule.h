@@ -110,6 +110,13 @@ enum class RepackKind { Regs, Smem };
 /// read once before the fold (the default), or in every iteration (a rung of
 /// the ladder).
 enum class HoistKind { On, Off };
+/// PACK=gqa|none: gqa runs the query heads of one KV group as one map row axis
+/// (attncc-pack-gqa): the map (b, h, i) over (B, Hq, Sq) becomes (b, hkv, r)
+/// over (B, Hkv, G*Sq) with h = hkv*G + r/Sq and i = r mod Sq, and Q, O and
+/// the LSE are read as the [B, Hkv, G*Sq(, D)] arrays they already are in
+/// memory, so one tile of rows shares its K and V blocks across the group
+/// (FlashAttention-3's PackGQA). none (the default) keeps one row axis a head.
+enum class PackKind { None, Gqa };
 
 /// One warp-specialization role and its warp count: load1, mma1, softmax2, corr1.
 struct WarpRole {
@@ -136,6 +143,7 @@ struct Schedule {
   std::optional<OverlapKind> overlap;
   std::optional<RepackKind> repack;
   std::optional<HoistKind> hoist;
+  std::optional<PackKind> pack;
 
   bool empty() const;
   bool operator==(const Schedule &o) const;

@@ -257,6 +257,38 @@ std::vector<Case> sweep() {
         p.causal = true;
         p.window = 0;
       }), tc16 + ",REDUCE@kv=g3k,RESCALE=lazy8");
+  // PACK=gqa (issue 16, step 2): attncc-pack-gqa runs a KV group's query
+  // heads as one row axis, so a row tile holds rows of several heads; the
+  // mask reads the row back as r mod Sq and ALiBi the head as hkv*G + r/Sq.
+  // Decode (one row a head), speculative rows with causal, a group of 6 (MQA,
+  // not a power of 2), prefill with tiles across heads, window, ALiBi, fully
+  // masked rows, a symbolic key length, and the scalar rung.
+  add("pack decode split", attn(2, 8, 2, 1, 1000, 64), tc16 + ",REDUCE@kv=g8k,PACK=gqa");
+  add("pack q4 causal split bf16", with(attn(2, 8, 2, 4, 300, 64, DType::BF16), [](Problem &p) {
+        p.causal = true;
+      }), tcbf + ",REDUCE@kv=g4k,PACK=gqa");
+  add("pack mqa g6 q3 causal", with(attn(1, 6, 1, 3, 77, 64), [](Problem &p) { p.causal = true; }),
+      tc16 + ",PACK=gqa");
+  add("pack prefill causal ring", with(attn(2, 4, 2, 45, 45, 64), [](Problem &p) { p.causal = true; }),
+      tc16 + ",STAGE@kv=d2/cp/ring,EXP=ex2,PACK=gqa");
+  add("pack window split", with(attn(1, 6, 1, 16, 200, 64), [](Problem &p) {
+        p.causal = true;
+        p.window = 30;
+      }), tc16 + ",REDUCE@kv=g3k,PACK=gqa");
+  add("pack alibi causal", with(attn(2, 4, 2, 33, 33, 64), [](Problem &p) {
+        p.causal = true;
+        p.alibi = true;
+      }), tc16 + ",PACK=gqa");
+  add("pack masked-rows lazy", with(attn(1, 4, 2, 64, 16, 64), [](Problem &p) {
+        p.causal = true;
+        p.window = 0;
+      }), tc16 + ",RESCALE=lazy8,PACK=gqa");
+  add("pack symbolic keys", with(attn(2, 8, 2, 2, 500, 64), [](Problem &p) {
+        p.batch.symbolic = p.seq_k.symbolic = true;
+        p.causal = true;
+      }), tc16 + ",REDUCE@kv=g4k,PACK=gqa");
+  add("pack scalar causal", with(attn(1, 4, 1, 5, 40, 64), [](Problem &p) { p.causal = true; }),
+      "PACK=gqa");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),

@@ -19,9 +19,9 @@ std::optional<Schedule> parse(const std::string &s) {
 /// Families in canonical print order; -1 for anything else.
 int familyRank(const std::string &item) {
   static const char *order[] = {"TILE", "STAGE",   "REDUCE", "PLACE", "WSPEC",  "EXP",
-                                "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST"};
+                                "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST", "PACK"};
   std::string fam = item.substr(0, item.find_first_of("@="));
-  for (int i = 0; i < 12; ++i)
+  for (int i = 0; i < 13; ++i)
     if (fam == order[i])
       return i;
   return -1;
@@ -118,6 +118,9 @@ const std::vector<std::string> kValid = {
     "HOIST=on",
     "HOIST=off",
     "TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,REPACK=smem,HOIST=off",
+    "PACK=gqa",
+    "PACK=none",
+    "TILE@kv=a:mma_m16n8k16_bf16/w1x1/f1x8/k4,STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g32k,EXP=ex2,PACK=gqa",
 };
 
 } // namespace
@@ -207,6 +210,11 @@ TEST_CASE("knobs: other families parse into the expected fields", "[knobs]") {
   REQUIRE(lpt);
   CHECK(lpt->grid == GridKind::Lpt);
   CHECK(printKnobs(*lpt) == "GRID=lpt");
+  auto pack = parse("PACK=gqa");
+  REQUIRE(pack);
+  CHECK(pack->pack == PackKind::Gqa);
+  CHECK(parse("PACK=none")->pack == PackKind::None);
+  CHECK(!parse("EXP=ex2")->pack);
 
   auto a = parse("REDUCE@kv=g2a");
   REQUIRE(a);
@@ -230,6 +238,7 @@ TEST_CASE("knobs: families written out of order are accepted and printed canonic
       // Within a family the written order is kept.
       {"TILE@b=n2/f1,STAGE@a=d1/sync,TILE@a=n1/f1", "TILE@b=n2/f1,TILE@a=n1/f1,STAGE@a=d1/sync"},
       {"EXP=libm,PLACE@fold=auto", "PLACE@fold=auto,EXP=libm"},
+      {"PACK=gqa,HOIST=on,REDUCE@kv=g8k", "REDUCE@kv=g8k,HOIST=on,PACK=gqa"},
   };
   for (const Case &c : cases) {
     INFO(c.in);
@@ -285,12 +294,15 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"EXP=ex2,,ACC=f32", "knob string", ",,", "separated by single commas"},
       {"EXP=ex2, ACC=f32", "knob string", " ACC=f32", "no spaces"},
       {"EXP", "knob string", "EXP", "FAMILY[@axis]=value"},
-      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST"},
+      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK"},
       {"OVERLAP=qk", "OVERLAP", "qk", "none, pv, wg or pv+wg"},
       {"OVERLAP@kv=pv", "OVERLAP", "OVERLAP@kv", "OVERLAP without an axis"},
       {"REPACK=shared", "REPACK", "shared", "regs or smem"},
       {"HOIST=no", "HOIST", "no", "on or off"},
       {"HOIST@q=off", "HOIST", "HOIST@q", "HOIST without an axis"},
+      {"PACK=heads", "PACK", "heads", "none or gqa"},
+      {"PACK@q=gqa", "PACK", "PACK@q", "PACK without an axis"},
+      {"PACK=gqa,PACK=none", "PACK", "none", "PACK at most once"},
       {"tile@kv=n1/f1", "knob string", "tile", "a family among TILE"},
       {"=x", "knob string", "", "a family among"},
       {"TILE=n64/f4", "TILE", "TILE", "needs an axis"},
