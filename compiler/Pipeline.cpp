@@ -82,6 +82,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createExp2());         // EXP=ex2
     fn.addPass(mlir::attncc::createExpPoly());      // EXP=poly<k>: a quarter of the weights on the FMA pipe
     fn.addPass(mlir::attncc::createOverlap());      // OVERLAP=pv
+    fn.addPass(mlir::attncc::createSplitColumns()); // a split's combine: a point per 4-column chunk
     fn.addPass(canonicalizeKeepingFolds());
   }
   if (from != Stage::Tile && to == Stage::Tile) {

@@ -5,7 +5,7 @@
 //           clip-identity, partition, stream-reduce, expand-carrier,
 //           canonicalize + cse, hoist, split-mask, stage, ldmatrix-x4,
 //           handoff, accumulate, lazy-rescale, exp2, exp-poly, overlap,
-//           canonicalize (17 attncc passes and three canonicalize/cse runs;
+//           split-columns, canonicalize (18 attncc passes and three canonicalize/cse runs;
 //           buildPipeline in
 //           Pipeline.cpp is the list)
 //   tile    the GPU kernels: lower-contract, map-to-gpu, launch-sink,

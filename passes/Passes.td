@@ -42,6 +42,44 @@ def PackGqa : Pass<"attncc-pack-gqa", "func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def SplitColumns : Pass<"attncc-split-columns", "func::FuncOp"> {
+  let summary = "The combine of a split runs a point per 4-column chunk of a row, not a point per row";
+  let description = [{
+    attncc-split-reduce's combine map (named `combine`) folds each row's G
+    partial states and writes the row: after attncc-expand-carrier its vector
+    values are rows of D elements (the `o` channel and the output row) and its
+    ops act on them elementwise. This pass adds a last map axis over the D / 4
+    column chunks of a row: each vector<D x T> value becomes the vector<4 x T>
+    of its chunk (loads and stores at column `chunk * 4`), the scalar channels
+    (m, d) are computed by every chunk alike, and a scalar store (the LSE) is
+    guarded to chunk 0. On the GPU the combine is then one thread a chunk: a
+    decode's rows are few (B x Hq x Sq), and one thread a row left most of the
+    GPU idle while each thread walked G x D floats. A map with any other
+    vector op (a contraction, a reduction across the row) is left alone.
+
+    ```mlir
+    scf.parallel (%b, %hkv, %r) = ... {
+      %combined:3 = scf.for %part ... -> (f32, f32, vector<128xf32>) {
+        %o = vector.load %partial_o[%b, %hkv, %part, %r, %c0] : ..., vector<128xf32>
+      ...
+      vector.store %out, %o[%b, %hkv, %r, %c0] : memref<...x128xbf16>, vector<128xbf16>
+      memref.store %lse_i, %lse[%b, %hkv, %r]
+    ```
+    becomes
+    ```mlir
+    scf.parallel (%b, %hkv, %r, %chunk) = ... to (..., %c32) {
+      %col = arith.muli %chunk, %c4 : index
+      %first = arith.cmpi eq, %chunk, %c0 : index
+      %combined:3 = scf.for %part ... -> (f32, f32, vector<4xf32>) {
+        %o = vector.load %partial_o[%b, %hkv, %part, %r, %col] : ..., vector<4xf32>
+      ...
+      vector.store %out, %o[%b, %hkv, %r, %col] : memref<...x128xbf16>, vector<4xbf16>
+      scf.if %first { memref.store %lse_i, %lse[%b, %hkv, %r] }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def CutFold : Pass<"attncc-cut-fold", "func::FuncOp"> {
   let summary = "PLACE@fold=cut: materialize the scores, then fold them (two stages)";
   let description = [{
