@@ -30,15 +30,15 @@ const Entry kMeasured[] = {
      "yet: an earlier call had them level), REDUCE g2/g4 8.30/9.12 ms"},
 };
 const char *kWhere = "H200, 2026-12-01, bench/results/2026-12-01-h200-call3-scalar.json";
-/// The decode schedule on tensor cores (issue 16): mma.sync, w1x1/f1x8, K and V
-/// by TMA, PACK=gqa, a split of about 1024 keys a part (defaultSchedule).
+/// The decode schedule on tensor cores (issue 16): mma.sync, w<1|2|4>x1/f1x8, K
+/// and V by cp.async, PACK=gqa, a split for about 1024 CTAs (defaultSchedule).
 const char *kDecodeMeasured =
-    "275.2 us on [8,32/8,1,32768,128] bf16 with g32 (3.9 TB/s, 91 % of the 4.3 TB/s copy bandwidth; "
-    "cuDNN 250.4, flash 251.7), 193.5 us on [1,32/8,1,131072,128] with g128 (cuDNN 131.8), 261.3 us "
-    "on [64,32/8,1,4096,128] with g4 (cuDNN 246.3, flash 404.5), 61.6 us on MQA [16,32/1,1,8192,128] "
+    "298.6 us on [8,32/8,1,32768,128] bf16 with g16 (3.6 TB/s, 84 % of the 4.3 TB/s copy bandwidth; "
+    "cuDNN 250.4, flash 251.7; g32 296.5, g64 327.7), with K and V by TMA and g32 275.2 us (not the "
+    "default: not swept), and by TMA 193.5 us on [1,32/8,1,131072,128] with g128 (cuDNN 131.8), 261.3 us on "
+    "[64,32/8,1,4096,128] with g4 (cuDNN 246.3, flash 404.5), 61.6 us on MQA [16,32/1,1,8192,128] "
     "with w2 and g64 (cuDNN 31.6), 321.3 us at Sq = 4 causal and 392.7 us at Sq = 16 (w4) with g64 "
-    "(cuDNN 787.2 and 793.4 non-causal); the scalar rung 8734 us (H200, 2026-12-03, "
-    "bench/results/2026-12-03-h200-pack2-decode-abab.json, PyTorch in the same call)";
+    "(cuDNN 787.2 and 793.4 non-causal); the scalar rung 8734 us (H200, 2026-12-03, bench/results/2026-12-03-h200-pack2-decode-abab.json, PyTorch in the same call)";
 
 /// mma.sync prefill schedules (every tensor-core target), measured on the
 /// H200 by scripts/gpu-tc-perf.sh: candidates over bench/perf-tc.txt (run 3,
@@ -314,16 +314,21 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
     int64_t rows = (pack ? p.group() : 1) * (p.seq_q.symbolic ? 16 : p.seq_q.value);
     int64_t warps = std::min<int64_t>(4, (rows + 15) / 16);
     int64_t tiles = (rows + 16 * warps - 1) / (16 * warps);
-    // The parts: enough for about 2048 CTAs, with at least 128 keys each (the
-    // measured winners: g32 at 32768 keys over 64 KV heads, g128 at 131072
-    // over 8, g4 at 4096 over 512, g64 at 8192 over 16); a symbolic key length
-    // takes g32 (REDUCE@kv=gauto, a count chosen at run time, is not built).
+    // The parts: enough for about 1024 CTAs, with at least 128 keys each. The
+    // measured winners: g128 at 131072 keys over 8 KV heads (g256 259 against
+    // 193.5 us), g64 at 8192 over 16; at 32768 over 64, g16 and g32 level
+    // (298.6, 296.5 us); at 4096 over 512, g4 before g8 (g2, the rule's, not
+    // timed). A symbolic key length takes g32 (REDUCE@kv=gauto, a count chosen
+    // at run time, is not built).
     int64_t parts = 32;
     if (!p.seq_k.symbolic) {
       int64_t heads = (p.batch.symbolic ? 1 : p.batch.value) * (pack ? p.heads_kv : p.heads_q) * tiles;
-      parts = std::max<int64_t>(1, std::min((p.seq_k.value + 127) / 128, (2048 + heads - 1) / heads));
+      parts = std::max<int64_t>(1, std::min((p.seq_k.value + 127) / 128, (1024 + heads - 1) / heads));
     }
-    bool tma = t.tma && p.head_dim % 64 == 0;
+    // K and V by cp.async: TMA ran 7 % faster at [8,32/8,1,32768,128] (275.2 against
+    // 296.5 us) but has not run the sweep with PACK=gqa and a split
+    // (bench/sweep-decode-default.txt is ready for the next device call).
+    bool tma = false;
     std::string knobs = std::string("TILE@kv=a:mma_m16n8k16_") + (p.dtype == DType::F16 ? "f16" : "bf16") + "/w" +
                         std::to_string(warps) + "x1/f1x8/k4," +
                         (tma ? "STAGE@kv=d2/tma/ring," : "STAGE@kv=d2/cp/ring/pad,") +
