@@ -1,7 +1,8 @@
 //===- SplitReduce.cpp - attncc-split-reduce (Flash-Decoding) -------------===//
 //
 // Pre:  monoid.reduce ops; those whose schedule has REDUCE@<axis>=g<G>... with
-//       G > 1 are split. Such a reduce must sit directly in the free-axis map
+//       G > 1, or gauto (G computed before the map from its extents and the
+//       reduce's length, autoGroups below), are split. Such a reduce must sit directly in the free-axis map
 //       (scf.parallel, zero lower bounds, unit steps) with its bounds defined
 //       outside it. Reduces marked `partial` are left alone.
 // Post: the map became two maps, the parts and the combine:
@@ -49,7 +50,11 @@ bool atomTiled(ReduceOp r) {
   return t && t->atom;
 }
 
-/// The split count and the TILE block of the reduce's axis (1 without TILE).
+/// REDUCE@<axis>=gauto: the count is computed in the IR (autoGroups below).
+constexpr int64_t kAutoGroups = -1;
+
+/// The split count (kAutoGroups for gauto) and the TILE block of the
+/// reduce's axis (1 without TILE).
 std::pair<int64_t, int64_t> splitOf(ReduceOp r) {
   ScheduleAttr s = r.getScheduleAttr();
   if (!s || r.getPartial())
@@ -57,14 +62,41 @@ std::pair<int64_t, int64_t> splitOf(ReduceOp r) {
   const ::attncc::Schedule &sched = s.getSchedule();
   std::string axis = r.getAxis().str();
   const ::attncc::ReduceKnob *k = sched.reduce(axis);
-  int64_t groups = k && k->groups > 0 ? k->groups : 1;
+  int64_t groups = k && k->autoGroups ? kAutoGroups : k && k->groups > 0 ? k->groups : 1;
   const ::attncc::TileKnob *t = sched.tile(axis);
   return {groups, t ? ::attncc::reduceBlock(*t) : 1};
 }
 
+/// gauto: enough parts for about kAutoCtas CTAs (or threads' points) over
+/// the map's other points, with at least max(128, B) elements a part:
+///   G = max(1, min(ceil(n / max(128, B)), ceil(kAutoCtas / points)))
+/// where points is the product of the map's extents, the rows counted in
+/// tiles of the TILE's rows with an atom. Every operand is computed before
+/// the map (on the GPU: on the host, so the launch contract carries G as an
+/// expression of the problem's sizes and one bundle serves every length).
+/// The constants are the measured decode winners on the H200 (2026-12-03:
+/// g128 at 131072 keys over 8 KV heads, g64 at 8192 over 16, g16-g32 at
+/// 32768 over 64); the device's SM count is not consulted.
+constexpr int64_t kAutoCtas = 1024, kAutoMinPart = 128;
+Value autoGroups(OpBuilder &b, Location loc, ReduceOp r, scf::ParallelOp map, Value n, int64_t block) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  SmallVector<Value> extents(map.getUpperBound());
+  if (atomTiled(r)) {
+    const ::attncc::TileKnob *t = r.getScheduleAttr().getSchedule().tile(r.getAxis().str());
+    extents.back() = b.createOrFold<arith::CeilDivUIOp>(loc, extents.back(), cst(::attncc::freeRowsPerCta(*t)));
+  }
+  Value points = cst(1);
+  for (Value e : extents)
+    points = b.createOrFold<arith::MulIOp>(loc, points, e);
+  Value byLength = b.createOrFold<arith::CeilDivUIOp>(loc, n, cst(std::max(kAutoMinPart, block)));
+  Value byGrid = b.createOrFold<arith::CeilDivUIOp>(loc, cst(kAutoCtas), points);
+  Value g = b.createOrFold<arith::MinUIOp>(loc, byLength, byGrid);
+  return arith::MaxUIOp::create(b, named(loc, "parts"), g, cst(1));
+}
+
 LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   scf::ParallelOp map = getFreeAxisMap(r, "REDUCE@" + r.getAxis().str() + "=g" +
-                                              std::to_string(groups));
+                                              (groups == kAutoGroups ? std::string("auto") : std::to_string(groups)));
   if (!map)
     return failure();
   Location loc = unnamed(r.getLoc());
@@ -72,12 +104,14 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   TypeRange types = r.getState().getTypes();
   OpBuilder b(map);
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
-  Value c0 = cst(0), c1 = cst(1), cG = cst(groups);
+  Value c0 = cst(0), c1 = cst(1), cG = groups == kAutoGroups ? Value() : cst(groups);
   Value cB = block > 1 ? cst(block) : Value();
   Value lo = r.getLower(), hi = r.getUpper();
 
   // 1. Part size, rounded up to whole blocks.
   Value n = b.createOrFold<arith::SubIOp>(loc, hi, lo);
+  if (!cG)
+    cG = autoGroups(b, loc, r, map, n, block);
   Value perPart = arith::CeilDivUIOp::create(b, named(loc, "part_size"), n, cG);
   Value chunk = perPart;
   if (cB) {
@@ -145,7 +179,7 @@ struct SplitReducePass : mlir::attncc::impl::SplitReduceBase<SplitReducePass> {
     getOperation().walk([&](ReduceOp r) { reduces.push_back(r); });
     for (ReduceOp r : reduces) {
       auto [groups, block] = splitOf(r);
-      if (groups > 1 && failed(splitReduce(r, groups, block)))
+      if ((groups > 1 || groups == kAutoGroups) && failed(splitReduce(r, groups, block)))
         return signalPassFailure();
     }
   }

@@ -288,13 +288,17 @@ bool parseReduce(const Item &it, ReduceKnob &r, KnobError &err) {
   const auto &toks = it.toks;
   r.axis = it.axis;
   size_t i = 0;
-  if (i < toks.size() && toks[i][0] == 'g') {
+  if (i < toks.size() && toks[i] == "gauto") {
+    r.autoGroups = true;
+    r.combine = SplitCombine::Kernel;
+    ++i;
+  } else if (i < toks.size() && toks[i][0] == 'g') {
     std::string_view tok = toks[i], body = tok.substr(1);
     char last = body.empty() ? 0 : body.back();
     if (last == 'a' || last == 'k')
       body.remove_suffix(1);
     if (!intIn(body, 1, kMaxGroups, r.groups))
-      return fail(err, it.knob, tok, "g<n>[a|k] with n in 1.." + num(kMaxGroups));
+      return fail(err, it.knob, tok, "g<n>[a|k] with n in 1.." + num(kMaxGroups) + ", or gauto");
     r.combine = last == 'a' ? SplitCombine::Atomic : last == 'k' ? SplitCombine::Kernel : SplitCombine::None;
     if (r.groups > 1 && r.combine == SplitCombine::None)
       return fail(err, it.knob, tok, "g" + num(r.groups) + "a or g" + num(r.groups) +
@@ -533,7 +537,9 @@ std::string printKnobs(const Schedule &s) {
   }
   for (const ReduceKnob &r : s.reduces) {
     std::vector<std::string> toks;
-    if (r.groups > 0)
+    if (r.autoGroups)
+      toks.push_back("gauto");
+    else if (r.groups > 0)
       toks.push_back("g" + num(r.groups) +
                      (r.combine == SplitCombine::Atomic ? "a" : r.combine == SplitCombine::Kernel ? "k" : ""));
     if (r.coopThreads > 0) toks.push_back("b" + num(r.coopThreads));
@@ -584,7 +590,8 @@ bool StageKnob::operator==(const StageKnob &o) const {
 }
 
 bool ReduceKnob::operator==(const ReduceKnob &o) const {
-  return axis == o.axis && groups == o.groups && combine == o.combine && coopThreads == o.coopThreads &&
+  return axis == o.axis && groups == o.groups && autoGroups == o.autoGroups && combine == o.combine &&
+         coopThreads == o.coopThreads &&
          regIlp == o.regIlp;
 }
 

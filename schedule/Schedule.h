@@ -70,10 +70,12 @@ struct StageKnob {
 /// combine: a carrier channel's max or add.)
 enum class SplitCombine { None, Kernel, Atomic };
 
-/// REDUCE@<axis>=g<n>[a|k]/b<n>/r<n>; every token optional, order fixed, at least one.
+/// REDUCE@<axis>=g<n>[a|k]|gauto/b<n>/r<n>; every token optional, order fixed, at least one.
 struct ReduceKnob {
   std::string axis;
   int groups = 0;                         // g<n>; 0 = absent
+  bool autoGroups = false;                // gauto: the count is computed from the problem's
+                                          // sizes where it runs (attncc-split-reduce); combine kernel
   SplitCombine combine = SplitCombine::None; // suffix after g<n>
   int coopThreads = 0;                    // b<n>; 0 = absent
   int regIlp = 0;                         // r<n>; 0 = absent

@@ -287,6 +287,16 @@ std::vector<Case> sweep() {
         p.batch.symbolic = p.seq_k.symbolic = true;
         p.causal = true;
       }), tc16 + ",REDUCE@kv=g4k,PACK=gqa");
+  // REDUCE@kv=gauto: the part count computed from the sizes where it runs
+  // (attncc-split-reduce); symbolic lengths, so one loop IR sees each count.
+  add("gauto pack symbolic keys", with(attn(2, 8, 2, 2, 700, 64), [](Problem &p) {
+        p.batch.symbolic = p.seq_k.symbolic = true;
+        p.causal = true;
+      }), tc16 + ",REDUCE@kv=gauto,PACK=gqa");
+  add("gauto decode long", attn(1, 4, 1, 1, 3000, 64), tc16 + ",REDUCE@kv=gauto,PACK=gqa");
+  add("gauto scalar symbolic", with(attn(1, 2, 2, 3, 900, 64), [](Problem &p) {
+        p.seq_q.symbolic = p.seq_k.symbolic = true;
+      }), "TILE@kv=n64/f1,REDUCE@kv=gauto");
   add("pack scalar causal", with(attn(1, 4, 1, 5, 40, 64), [](Problem &p) { p.causal = true; }),
       "PACK=gqa");
   // The same passes on carriers that are not attention.

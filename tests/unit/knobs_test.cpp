@@ -120,6 +120,8 @@ const std::vector<std::string> kValid = {
     "TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,REPACK=smem,HOIST=off",
     "PACK=gqa",
     "PACK=none",
+    "REDUCE@kv=gauto",
+    "REDUCE@kv=gauto/b2",
     "TILE@kv=a:mma_m16n8k16_bf16/w1x1/f1x8/k4,STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g32k,EXP=ex2,PACK=gqa",
 };
 
@@ -210,6 +212,12 @@ TEST_CASE("knobs: other families parse into the expected fields", "[knobs]") {
   REQUIRE(lpt);
   CHECK(lpt->grid == GridKind::Lpt);
   CHECK(printKnobs(*lpt) == "GRID=lpt");
+  auto gauto = parse("REDUCE@kv=gauto");
+  REQUIRE(gauto);
+  CHECK(gauto->reduce("kv")->autoGroups);
+  CHECK(gauto->reduce("kv")->combine == SplitCombine::Kernel);
+  CHECK(gauto->reduce("kv")->groups == 0);
+  CHECK(!(*gauto == *parse("REDUCE@kv=g2k")));
   auto pack = parse("PACK=gqa");
   REQUIRE(pack);
   CHECK(pack->pack == PackKind::Gqa);
