@@ -314,16 +314,17 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
     int64_t rows = (pack ? p.group() : 1) * (p.seq_q.symbolic ? 16 : p.seq_q.value);
     int64_t warps = std::min<int64_t>(4, (rows + 15) / 16);
     int64_t tiles = (rows + 16 * warps - 1) / (16 * warps);
-    // The parts: enough for about 1024 CTAs, with at least 128 keys each. The
-    // measured winners: g128 at 131072 keys over 8 KV heads (g256 259 against
-    // 193.5 us), g64 at 8192 over 16; at 32768 over 64, g16 and g32 level
-    // (298.6, 296.5 us); at 4096 over 512, g4 before g8 (g2, the rule's, not
-    // timed). A symbolic key length takes g32 (REDUCE@kv=gauto, a count chosen
-    // at run time, is not built).
+    // The parts: REDUCE@kv=gauto's rule (schedule/Geometry.h, about 1024 CTAs
+    // with at least 128 keys each), evaluated here and pinned. The measured
+    // winners: g128 at 131072 keys over 8 KV heads (g256 259 against 193.5 us),
+    // g64 at 8192 over 16; at 32768 over 64, g16 and g32 level (298.6, 296.5
+    // us); at 4096 over 512, g4 before g8 (g2, the rule's, not timed). A
+    // symbolic key length takes g32: gauto, which would compute the count
+    // where the kernel runs, has not run on a GPU yet.
     int64_t parts = 32;
     if (!p.seq_k.symbolic) {
       int64_t heads = (p.batch.symbolic ? 1 : p.batch.value) * (pack ? p.heads_kv : p.heads_q) * tiles;
-      parts = std::max<int64_t>(1, std::min((p.seq_k.value + 127) / 128, (1024 + heads - 1) / heads));
+      parts = autoSplitCount(p.seq_k.value, /*block (f1x8)=*/64, heads);
     }
     // K and V by cp.async: TMA ran 7 % faster at [8,32/8,1,32768,128] (275.2 against
     // 296.5 us) but has not run the sweep with PACK=gqa and a split

@@ -67,17 +67,12 @@ std::pair<int64_t, int64_t> splitOf(ReduceOp r) {
   return {groups, t ? ::attncc::reduceBlock(*t) : 1};
 }
 
-/// gauto: enough parts for about kAutoCtas CTAs (or threads' points) over
-/// the map's other points, with at least max(128, B) elements a part:
-///   G = max(1, min(ceil(n / max(128, B)), ceil(kAutoCtas / points)))
-/// where points is the product of the map's extents, the rows counted in
-/// tiles of the TILE's rows with an atom. Every operand is computed before
-/// the map (on the GPU: on the host, so the launch contract carries G as an
-/// expression of the problem's sizes and one bundle serves every length).
-/// The constants are the measured decode winners on the H200 (2026-12-03:
-/// g128 at 131072 keys over 8 KV heads, g64 at 8192 over 16, g16-g32 at
-/// 32768 over 64); the device's SM count is not consulted.
-constexpr int64_t kAutoCtas = 1024, kAutoMinPart = 128;
+/// gauto: ::attncc::autoSplitCount (schedule/Geometry.h) as IR, where n is
+/// the reduce's length and points the product of the map's extents, the
+/// rows counted in tiles of the TILE's rows with an atom. Every operand is
+/// computed before the map (on the GPU: on the host, so the launch contract
+/// carries G as an expression of the problem's sizes and one bundle serves
+/// every length).
 Value autoGroups(OpBuilder &b, Location loc, ReduceOp r, scf::ParallelOp map, Value n, int64_t block) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   SmallVector<Value> extents(map.getUpperBound());
@@ -88,8 +83,8 @@ Value autoGroups(OpBuilder &b, Location loc, ReduceOp r, scf::ParallelOp map, Va
   Value points = cst(1);
   for (Value e : extents)
     points = b.createOrFold<arith::MulIOp>(loc, points, e);
-  Value byLength = b.createOrFold<arith::CeilDivUIOp>(loc, n, cst(std::max(kAutoMinPart, block)));
-  Value byGrid = b.createOrFold<arith::CeilDivUIOp>(loc, cst(kAutoCtas), points);
+  Value byLength = b.createOrFold<arith::CeilDivUIOp>(loc, n, cst(std::max(::attncc::kAutoSplitMinPart, block)));
+  Value byGrid = b.createOrFold<arith::CeilDivUIOp>(loc, cst(::attncc::kAutoSplitCtas), points);
   Value g = b.createOrFold<arith::MinUIOp>(loc, byLength, byGrid);
   return arith::MaxUIOp::create(b, named(loc, "parts"), g, cst(1));
 }

@@ -1,6 +1,8 @@
 //===- Geometry.cpp - what a TILE knob means for the loop structure -------===//
 #include "schedule/Geometry.h"
 
+#include <algorithm>
+
 namespace attncc {
 
 int64_t reduceBlock(const TileKnob &t) {
@@ -19,6 +21,12 @@ int64_t freeRowsPerCta(const TileKnob &t) {
 
 int64_t contractionDepth(const TileKnob &t) {
   return t.atom ? int64_t(t.kSteps) * t.atom->k : 0;
+}
+
+int64_t autoSplitCount(int64_t n, int64_t block, int64_t points) {
+  int64_t byLength = (n + std::max(kAutoSplitMinPart, block) - 1) / std::max(kAutoSplitMinPart, block);
+  int64_t byGrid = (kAutoSplitCtas + points - 1) / points;
+  return std::max<int64_t>(1, std::min(byLength, byGrid));
 }
 
 } // namespace attncc
