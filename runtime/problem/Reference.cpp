@@ -15,6 +15,7 @@
 #include "runtime/problem/Reference.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <thread>
 #include <cstring>
@@ -144,10 +145,38 @@ private:
   bool hasSpare_ = false;
 };
 
+/// Tensors of up to kSerialFill elements take the next samples of the one
+/// stream, as they always have. A larger one (a decode-sized KV cache: 1.07 GB
+/// is 537M samples, about 15 s in one thread) is cut into chunks of kFillChunk
+/// elements, chunk c drawn from its own stream seeded by (one draw of the main
+/// stream, c), and the chunks are filled by all the host's threads. The values
+/// depend on the seed only, not on the number of threads.
+constexpr int64_t kSerialFill = int64_t(1) << 24, kFillChunk = int64_t(1) << 22;
+
 void fill(std::vector<float> &v, int64_t n, DType t, NormalStream &rng) {
   v.resize(static_cast<size_t>(n));
-  for (float &x : v)
-    x = roundToDType(t, static_cast<float>(rng.next()));
+  if (n <= kSerialFill) {
+    for (float &x : v)
+      x = roundToDType(t, static_cast<float>(rng.next()));
+    return;
+  }
+  uint64_t base = static_cast<uint64_t>(rng.next() * 0x1p52);
+  int64_t chunks = (n + kFillChunk - 1) / kFillChunk;
+  std::atomic<int64_t> nextChunk{0};
+  auto work = [&] {
+    for (int64_t c; (c = nextChunk.fetch_add(1)) < chunks;) {
+      NormalStream local(base ^ (0x9E3779B97F4A7C15ull * static_cast<uint64_t>(c + 1)));
+      for (int64_t i = c * kFillChunk, e = std::min(n, i + kFillChunk); i < e; ++i)
+        v[static_cast<size_t>(i)] = roundToDType(t, static_cast<float>(local.next()));
+    }
+  };
+  unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), 64u));
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i)
+    pool.emplace_back(work);
+  work();
+  for (std::thread &th : pool)
+    th.join();
 }
 
 void requireSize(const char *what, const std::vector<float> &v, int64_t n) {
