@@ -61,8 +61,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
     if (failed(emitOp(*w)))
       return failure();
   std::string iv = define(f.getInductionVar());
-  if (f->hasAttr("attncc.unroll")) // the loops of an atom (attncc-lower-mma)
-    os << "#pragma unroll\n";
+  if (Attribute u = f->getAttr("attncc.unroll")) { // the loops of an atom, a split's combine
+    if (auto n = dyn_cast<IntegerAttr>(u))
+      os << "#pragma unroll " << n.getInt() << "\n";
+    else
+      os << "#pragma unroll\n";
+  }
   os << "for (" << regType(f.getInductionVar().getType()) << " " << iv << " = " << ref(f.getLowerBound()) << "; " << iv << " < "
      << ref(f.getUpperBound()) << "; " << iv << " += " << ref(f.getStep()) << ") {\n";
   os.indent();

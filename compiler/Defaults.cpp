@@ -315,25 +315,26 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
     int64_t warps = std::min<int64_t>(4, (rows + 15) / 16);
     int64_t tiles = (rows + 16 * warps - 1) / (16 * warps);
     // The parts: REDUCE@kv=gauto's rule (schedule/Geometry.h, about 1024 CTAs
-    // with at least 128 keys each), evaluated here and pinned. The measured
-    // winners: g128 at 131072 keys over 8 KV heads (g256 259 against 193.5 us),
-    // g64 at 8192 over 16; at 32768 over 64, g16 and g32 level (298.6, 296.5
-    // us); at 4096 over 512, g4 before g8 (g2, the rule's, not timed). A
-    // symbolic key length takes g32: gauto, which would compute the count
-    // where the kernel runs, has not run on a GPU yet.
-    int64_t parts = 32;
-    if (!p.seq_k.symbolic) {
-      int64_t heads = (p.batch.symbolic ? 1 : p.batch.value) * (pack ? p.heads_kv : p.heads_q) * tiles;
-      parts = autoSplitCount(p.seq_k.value, /*block (f1x8)=*/64, heads);
+    // with at least 128 keys each), evaluated here and pinned; a symbolic key
+    // length or batch takes gauto itself, which computes the count where the
+    // kernel runs (swept on the H200, bench/sweep-gauto.txt, 2026-12-03). The
+    // measured winners: at 32768 keys over 64 KV heads the rule's g16 (259.0
+    // us by TMA; g32 270.1), g128 at 131072 over 8 (g256 259 against 193.5
+    // us), g64 at 8192 over 16; at 4096 over 512, g4 before g8 (g2, the
+    // rule's, not timed).
+    std::string reduce = "REDUCE@kv=gauto,";
+    if (!p.seq_k.symbolic && !p.batch.symbolic) {
+      int64_t heads = p.batch.value * (pack ? p.heads_kv : p.heads_q) * tiles;
+      int64_t parts = autoSplitCount(p.seq_k.value, /*block (f1x8)=*/64, heads);
+      reduce = parts > 1 ? "REDUCE@kv=g" + std::to_string(parts) + "k," : std::string();
     }
-    // K and V by cp.async: TMA ran 7 % faster at [8,32/8,1,32768,128] (275.2 against
-    // 296.5 us) but has not run the sweep with PACK=gqa and a split
-    // (bench/sweep-decode-default.txt is ready for the next device call).
-    bool tma = false;
+    // K and V by TMA where rows are whole 128-byte slabs (bench/sweep-pack-tma.txt
+    // passed, 2026-12-03: 259.0 against 296.7 us by cp.async at the shape).
+    bool tma = t.tma && p.head_dim % 64 == 0;
     std::string knobs = std::string("TILE@kv=a:mma_m16n8k16_") + (p.dtype == DType::F16 ? "f16" : "bf16") + "/w" +
                         std::to_string(warps) + "x1/f1x8/k4," +
                         (tma ? "STAGE@kv=d2/tma/ring," : "STAGE@kv=d2/cp/ring/pad,") +
-                        (parts > 1 ? "REDUCE@kv=g" + std::to_string(parts) + "k," : std::string()) + "EXP=ex2" +
+                        reduce + "EXP=ex2" +
                         (pack ? ",PACK=gqa" : "");
     return {knobs, "default for decode on " + t.name + ": " + kDecodeMeasured +
                        (t.sm == 90 ? std::string() : std::string(" (not measured on ") + t.name +
