@@ -83,6 +83,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createExpPoly());      // EXP=poly<k>: a quarter of the weights on the FMA pipe
     fn.addPass(mlir::attncc::createOverlap());      // OVERLAP=pv
     fn.addPass(mlir::attncc::createSplitColumns()); // a split's combine: a point per 4-column chunk
+    fn.addPass(mlir::attncc::createPrefetchParts()); // a split's combine: 8 parts' loads at once
     fn.addPass(canonicalizeKeepingFolds());
   }
   if (from != Stage::Tile && to == Stage::Tile) {
@@ -91,6 +92,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createMapToGpu());      // partition, scalar rung
     pm.addPass(createGpuLaunchSinkIndexComputationsPass()); // constants, dims into kernels
     pm.addPass(createGpuKernelOutliningPass());
+    pm.addPass(mlir::attncc::createKernelAttrs()); // the maps' nvvm.* attributes onto their kernels
     pm.addPass(canonicalizeKeepingFolds());
     pm.addPass(createCSEPass());
     pm.addPass(mlir::attncc::createAtomize());      // fragment layouts for mma.sync / wgmma

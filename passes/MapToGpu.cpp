@@ -61,6 +61,22 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
         /*privateAttributions=*/{}, nullptr, nullptr, nullptr,
         FlatSymbolRefAttr::get(b.getContext(), (kernelName + "_module").str()),
         FlatSymbolRefAttr::get(b.getContext(), kernelName));
+    // The map's nvvm.* attributes (attncc-prefetch-parts: nvvm.minctasm) are
+    // the kernel's: gpu-kernel-outlining drops a launch's attributes, so they
+    // are recorded on the function, and attncc-kernel-attrs puts them on the
+    // outlined kernel.
+    SmallVector<NamedAttribute> nvvm;
+    for (NamedAttribute a : map->getDiscardableAttrs())
+      if (a.getName().strref().starts_with("nvvm."))
+        nvvm.push_back(a);
+    if (!nvvm.empty()) {
+      auto fn = map->getParentOfType<func::FuncOp>();
+      SmallVector<NamedAttribute> all;
+      if (auto old = fn->getAttrOfType<DictionaryAttr>("attncc.kernel_attrs"))
+        llvm::append_range(all, old.getValue());
+      all.push_back(b.getNamedAttr(kernelName, b.getDictionaryAttr(nvvm)));
+      fn->setAttr("attncc.kernel_attrs", b.getDictionaryAttr(all));
+    }
 
     // 2. One point per thread (or per CTA).
     Block &body = launch.getBody().front();

@@ -8,17 +8,10 @@
 //       row: every vector<D x T> value becomes the vector<4 x T> of its chunk
 //       (loads and stores at column chunk * 4), scalars are computed by every
 //       chunk alike, and a scalar store (the LSE) is done by chunk 0 only.
-//       The fold over the parts is marked attncc.unroll: fully (a unit
-//       attribute) for a constant count of at most kFullUnroll parts, else by
-//       kUnroll (an integer attribute).
 // On the GPU the combine runs one thread a chunk, not a row: a decode's 256
 // rows of 128 columns are 8192 threads, not 256, and the threads of a warp
-// read one row's partial o contiguously. Unrolled, a thread issues the loads
-// of every part (or of kUnroll parts) before the first max waits for one: the
-// fold is otherwise one memory latency a part (H200, 2026-12-03: 14.7 us for
-// 32 parts, by Nsight Compute, against 254 us for the KV pass). A map with any
-// other vector op (a contraction, a reduction across the row, a shape
-// change) is left alone.
+// read one row's partial o contiguously. A map with any other vector op (a
+// contraction, a reduction across the row, a shape change) is left alone.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -40,7 +33,6 @@ using namespace mlir::monoid;
 namespace {
 
 constexpr int64_t kChunk = 4; // columns a point: 16 bytes of fp32
-constexpr int64_t kFullUnroll = 64, kUnroll = 8;
 
 /// The row length D if every vector value in `map` is a 1-D vector of D
 /// elements and every op that touches one is elementwise, a broadcast of a
@@ -146,14 +138,6 @@ LogicalResult splitColumns(scf::ParallelOp map, int64_t d) {
       atChunk(l.getIndicesMutable());
     else if (auto s = dyn_cast<vector::StoreOp>(op))
       atChunk(s.getIndicesMutable());
-  });
-  // The fold over the parts: unrolled.
-  split.getBody()->walk([&](scf::ForOp f) {
-    std::optional<APInt> trips = f.getStaticTripCount();
-    if (trips && trips->getZExtValue() <= uint64_t(kFullUnroll))
-      f->setAttr("attncc.unroll", nb.getUnitAttr());
-    else
-      f->setAttr("attncc.unroll", nb.getI64IntegerAttr(kUnroll));
   });
   // A scalar store: by the first chunk only.
   SmallVector<memref::StoreOp> stores;
