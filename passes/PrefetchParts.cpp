@@ -19,7 +19,8 @@
 //         }
 //       with one private buffer (memref.alloca, registers on the GPU) of
 //       kBatch values per load, made before the fold. When kBatch divides a
-//       constant trip count, the guards are left out. The map gets NVVM's
+//       constant trip count, the guards are left out; a constant count below
+//       kBatch is one batch of that many. The map gets NVVM's
 //       minctasm = 1 (attncc-map-to-gpu carries it to the kernel).
 // Why: the online fold's next max waits for the part's loads, so unbatched
 // each part costs one memory latency per thread: 14.7 us for 32 parts and
@@ -96,14 +97,16 @@ LogicalResult prefetch(scf::ForOp f, ArrayRef<Operation *> loads) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, unnamed(loc), v).getResult(); };
   Value lo = f.getLowerBound(), hi = f.getUpperBound();
   std::optional<APInt> trips = f.getStaticTripCount();
-  bool guard = !trips || trips->getZExtValue() % kBatch != 0;
-  Value c0 = cst(0), c1 = cst(1), cK = cst(kBatch);
+  // A constant count below kBatch is one batch of that many parts.
+  int64_t batch = trips ? std::min<int64_t>(kBatch, std::max<int64_t>(1, trips->getZExtValue())) : kBatch;
+  bool guard = !trips || trips->getZExtValue() % batch != 0;
+  Value c0 = cst(0), c1 = cst(1), cK = cst(batch);
 
   // One private buffer of kBatch values per load.
   SmallVector<Value> bufs;
   for (Operation *l : loads) {
     Type t = l->getResult(0).getType();
-    SmallVector<int64_t> shape{kBatch};
+    SmallVector<int64_t> shape{batch};
     Type elem = t;
     if (auto vt = dyn_cast<VectorType>(t)) {
       shape.push_back(vt.getDimSize(0));
