@@ -261,7 +261,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case<memref::ExtractAlignedPointerAsIndexOp, LLVM::IntToPtrOp, NVVM::Tcgen05AllocOp,
             NVVM::Tcgen05RelinquishAllocPermitOp, NVVM::Tcgen05DeallocOp, NVVM::Tcgen05FenceOp, NVVM::Tcgen05WaitOp,
             NVVM::Tcgen05StOp, NVVM::Tcgen05LdOp, NVVM::Tcgen05MMAOp, NVVM::Tcgen05CommitOp, NVVM::MBarrierInitOp,
-            NVVM::FenceMbarrierInitOp, NVVM::MBarrierTryWaitParityOp, NVVM::VoteSyncOp>(
+            NVVM::FenceMbarrierInitOp, NVVM::MBarrierTryWaitParityOp, NVVM::MBarrierArriveOp, NVVM::VoteSyncOp>(
           [&](Operation *o) { return emitTcgen05(o); })
       .Case([&](monoid::WgmmaOp o) { return emitWgmmaAtom(o); })
       .Case<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp, NVVM::BarrierArriveOp>(

@@ -115,6 +115,13 @@ LogicalResult KernelEmitter::emitTcgen05(Operation *op) {
         os << "attncc_mbar_fence_init();\n";
         return success();
       })
+      .Case([&](NVVM::MBarrierArriveOp o) -> LogicalResult {
+        if (o.getCount() || o.getRes() || o.getRelaxed() || o.getScope() != NVVM::MemScopeKind::CTA)
+          return o.emitOpError("the CUDA emitter prints mbarrier.arrive of one arrival, release at the CTA's scope, "
+                               "without a result");
+        os << "attncc_mbar_arrive((unsigned long long *)" << ref(o.getAddr()) << ");" << note(o) << "\n";
+        return success();
+      })
       .Case([&](NVVM::MBarrierTryWaitParityOp o) {
         os << "attncc_mbar_wait((unsigned long long *)" << ref(o.getAddr()) << ", " << ref(o.getPhase()) << ");"
            << note(o) << "\n";

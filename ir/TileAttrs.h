@@ -50,7 +50,19 @@
 //   attncc.atom   = "mma.m16n8k16"       a contraction's instruction
 //                 | "wgmma.m64n<N>k16"   (attncc-atomize)
 //                 | "tcgen05.m128n<N>k16"
-//   attncc.tile   = {warps, rows, smem}  a kernel's CTA tile (attncc-atomize)
+//   attncc.tile   = {warps, rows, smem}  a kernel's CTA tile (attncc-atomize;
+//                                        also producers = the TMA warps
+//                                        after the W that own rows, mma = 1
+//                                        for the tcgen05 mma warp after them)
+//   attncc.issue  (unit)                 the scf.if in which one thread
+//                                        issues a tcgen05 product, and
+//   attncc.issue_sync (unit)             the barrier before it
+//                                        (attncc-lower-tcgen05; attncc-mma-
+//                                        role moves them to the mma warp)
+//   attncc.mma_ready (unit)              the mbarrier the row warps arrive
+//                                        on when a product's operands are
+//                                        ready (attncc-allocate-tmem, with
+//                                        an mma warp)
 //   attncc.cta    = {threads, rows}      on a function: the CTA a tiled map
 //                                        asks for (attncc-partition; read by
 //                                        attncc-map-to-gpu)

@@ -15,7 +15,10 @@
 //         a 4-byte shared word for the address and an 8-byte mbarrier
 //         that the products' commits arrive on (memref.views after the
 //         other buffers, marked attncc.mma_done; attncc.tile.smem grows by
-//         16 bytes); thread 0 initializes the mbarrier (one arrival)
+//         16 bytes; with an mma warp, attncc.tile.mma, a second mbarrier
+//         marked attncc.mma_ready that the W row warps' threads arrive on,
+//         24 bytes); thread 0 initializes the mbarriers (one arrival for
+//         the commits, 32 W for the row warps)
 //         warp 0: nvvm.tcgen05.alloc into it, nvvm.tcgen05.relinquish_alloc_permit
 //         nvvm.tcgen05.fence before, gpu.barrier, nvvm.tcgen05.fence after
 //         %tmem = memref.load of the word (i32: lane 31-16, column 15-0),
@@ -96,8 +99,9 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
   int64_t smem = tile.getAs<IntegerAttr>("smem").getInt();
   int64_t at = llvm::alignTo(smem, 16);
+  auto mmaRole = tile.getAs<IntegerAttr>("mma");
   NamedAttrList t(tile);
-  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), at + 16));
+  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), at + (mmaRole ? 24 : 16)));
   t.set("tmem", IntegerAttr::get(IntegerType::get(ctx, 64), cols));
   f->setAttr("attncc.tile", t.getDictionary(ctx));
 
@@ -137,6 +141,21 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
     Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, bar);
     Value p = b.create<LLVM::IntToPtrOp>(loc, sharedPtr, Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
     b.create<NVVM::MBarrierInitOp>(loc, p, consts.i32(1), Value{});
+    if (mmaRole) {
+      // WSPEC=load1/mma1: the mbarrier every thread of the row warps
+      // arrives on when a product's operands are in place (attncc-mma-role
+      // makes the mma warp wait on it before it issues).
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPoint(i);
+      Value ready =
+          b.create<memref::ViewOp>(monoid::named(loc, "mma_ready"), barT, raw, consts.index(at + 16), ValueRange{});
+      ready.getDefiningOp()->setAttr("attncc.mma_ready", b.getUnitAttr());
+      b.setInsertionPoint(i.thenBlock()->getTerminator());
+      Value ra = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, ready);
+      Value rp = b.create<LLVM::IntToPtrOp>(loc, sharedPtr, Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), ra)));
+      int64_t rowThreads = tile.getAs<IntegerAttr>("warps").getInt() * 32;
+      b.create<NVVM::MBarrierInitOp>(loc, rp, consts.i32(rowThreads), Value{});
+    }
     b.create<NVVM::FenceMbarrierInitOp>(loc);
   }
   b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);

@@ -19,7 +19,8 @@
 //         [nvvm.tcgen05.wait <store>]
 //         nvvm.tcgen05.fence before / gpu.barrier / fence after: the
 //             stores are done and every thread has read the last results
-//         scf.if thread 0:
+//             (the barrier marked attncc.issue_sync)
+//         scf.if thread 0 {attncc.issue}:
 //           scf.for %kc (k16 steps) {attncc.unroll}
 //             monoid.smem_descriptor {tcgen05} of B (and of A, SS) at kc
 //             nvvm.tcgen05.mma %d, %a, %b, %idesc, %accumulate
@@ -351,6 +352,7 @@ private:
     b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
     computeBarrier(b, monoid::named(loc, "the operands are in tensor memory and the last results were read"), f,
                    consts);
+    std::prev(b.getInsertionPoint())->setAttr("attncc.issue_sync", b.getUnitAttr());
     b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
 
     auto bm = mlir::attncc::blockMemref(b, c.getRhs(), c, "attncc-lower-tcgen05");
@@ -365,6 +367,7 @@ private:
     }
     {
       auto issue = b.create<scf::IfOp>(loc, tid0, /*withElseRegion=*/false);
+      issue->setAttr("attncc.issue", b.getUnitAttr());
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPoint(issue.thenBlock()->getTerminator());
       Value dPtr = tmemPtr(d);

@@ -423,12 +423,13 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
       StringAttr family = fb.getStringAttr(tile.atom->kind == ::attncc::AtomKind::Wgmma ? "wgmma" : "tcgen05");
       fn.walk([&](vector::ContractionOp c) { c->setAttr("attncc.family", family); });
     }
-    // WSPEC=load1: one more warp, which only copies blocks in (attncc-atomize
-    // tells it from the warps that own rows).
+    // WSPEC=load1: one more warp, which only copies blocks in; load1/mma1
+    // (tcgen05) one more, which issues the products (attncc-atomize tells
+    // them from the warps that own rows).
     int64_t loadWarps = 0;
     for (const ::attncc::WarpRole &w : sched.wspec)
-      if (w.role == "load")
-        loadWarps = w.warps;
+      if (w.role == "load" || w.role == "mma")
+        loadWarps += w.warps;
     SmallVector<NamedAttribute> cta{
         fb.getNamedAttr("threads", fb.getI64IntegerAttr((tile.wm * tile.wn + loadWarps) * 32)),
         fb.getNamedAttr("rows", fb.getI64IntegerAttr(rows))};

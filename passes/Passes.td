@@ -776,6 +776,27 @@ def MapToGpu : Pass<"attncc-map-to-gpu", "func::FuncOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def MmaRole : Pass<"attncc-mma-role", "ModuleOp"> {
+  let summary = "WSPEC=load1/mma1 with tcgen05: the products are issued by an mma warp; the row warps arrive on an mbarrier when the operands are ready";
+  let description = [{
+    After attncc-lower-tcgen05, in a kernel whose `attncc.tile` has `mma = 1`
+    (FlashAttention-4's mma role). The row warps' barrier before each product
+    (`attncc.issue_sync`) becomes `nvvm.mbarrier.arrive` on allocate-tmem's
+    `mma_ready` mbarrier (after `tcgen05.fence <before>`), their issue blocks
+    (`attncc.issue`) and their TMA waits for K and V go, and a new region of
+    the producer branch, `scf.if %warp == W + 1` (`attncc.mma_role`), runs
+    the row warps' loops with only what the products need: the iter_args of
+    the slot views, the ring counters, the TMA waits on the full barriers,
+    and per product a wait on `mma_ready` (its parity from a private
+    counter), `tcgen05.fence <after>` and lane 0's descriptors, MMAs and
+    commit. The row warps still wait on `mma_done` after each product, so
+    the two roles go one product at a time. Refused: a product or a TMA
+    wait inside a branch of the row warps.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect"];
+}
+
 def KernelAttrs : Pass<"attncc-kernel-attrs", "ModuleOp"> {
   let summary = "After kernel outlining, each kernel gets the nvvm.* attributes its map asked for";
   let description = [{

@@ -108,19 +108,38 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
                        "no r<n> (register ILP of the reduction is not built yet)"};
   }
   if (!s.wspec.empty()) {
-    // Built: one producer warp that issues the TMA copies of the fold.
-    bool load1 = s.wspec.size() == 1 && s.wspec[0].role == "load" &&
-                 (s.wspec[0].warps == 1 || s.wspec[0].warps == 4);
+    // Built: one producer warp that issues the TMA copies of the fold (or a
+    // producer warpgroup), and with tcgen05 an mma warp beside it
+    // (load1/mma1, in either order) that issues the products.
+    bool load = false, mma = false, other = false;
+    for (const WarpRole &r : s.wspec) {
+      if (r.role == "load" && (r.warps == 1 || r.warps == 4))
+        load = true;
+      else if (r.role == "mma" && r.warps == 1)
+        mma = true;
+      else
+        other = true;
+    }
+    bool load1 = load && !mma && !other && s.wspec.size() == 1;
+    bool loadMma = load && mma && !other && s.wspec.size() == 2;
     const StageKnob *kv = atomTile ? s.stage(atomTile->axis) : nullptr;
     std::string written; // the value as the user wrote it
     for (const WarpRole &r : s.wspec)
       written += (written.empty() ? "" : "/") + r.role + std::to_string(r.warps);
-    if (!load1)
-      return KnobError{"WSPEC", written, "load1 or load4 (a producer warp, or a producer warpgroup "
-                                              "that gives its registers to the others; the other roles "
-                                              "are not built yet)"};
+    if (!load1 && !loadMma)
+      return KnobError{"WSPEC", written, "load1, load4 or load1/mma1 (a producer warp, a producer "
+                                         "warpgroup that gives its registers to the others, or with a "
+                                         "tcgen05 atom a producer warp and an mma warp; the other roles "
+                                         "are not built yet)"};
+    if (loadMma && !tcgen05)
+      return KnobError{"WSPEC", written, "load1 or load4 without a tcgen05 atom (the mma warp issues "
+                                         "tcgen05 products; wgmma and mma.sync products are issued by "
+                                         "the warps that own their rows)"};
+    for (const WarpRole &r : s.wspec)
+      if (loadMma && r.role == "load" && r.warps != 1)
+        return KnobError{"WSPEC", written, "load1/mma1 (one producer warp beside the mma warp)"};
     if (!(wgmma || tcgen05) || !kv || kv->transport != Transport::Tma)
-      return KnobError{"WSPEC", "load" + std::to_string(s.wspec[0].warps), "no WSPEC without a wgmma or tcgen05 TILE and STAGE@" +
+      return KnobError{"WSPEC", written, "no WSPEC without a wgmma or tcgen05 TILE and STAGE@" +
                                              std::string(atomTile ? atomTile->axis : "kv") +
                                              "=d<1|2|3>/tma[/ring]/swz128 (the producer warp issues TMA copies)"};
   }

@@ -1,0 +1,347 @@
+//===- MmaRole.cpp - attncc-mma-role (WSPEC=load1/mma1 with tcgen05) ------===//
+//
+// Pre:  an outlined tiled kernel after attncc-lower-tcgen05 whose
+//       attncc.tile has mma = 1 (WSPEC=load1/mma1: after the W row warps,
+//       warp W is the TMA producer, warp W + 1 the mma warp), split by
+//       attncc-warp-specialize (the scf.if marked attncc.roles) and with
+//       attncc-allocate-tmem's second mbarrier (the view marked
+//       attncc.mma_ready, W * 32 arrivals a phase). Each tcgen05 product
+//       of the row warps is, from attncc-lower-tcgen05,
+//         ... nvvm.tcgen05.fence before
+//         <barrier of the row warps> {attncc.issue_sync}
+//         nvvm.tcgen05.fence after
+//         scf.if thread 0 {attncc.issue} { descriptors, MMAs, commit }
+//         <wait on mma_done>, fence after, tcgen05.ld ...
+// Post: the products are issued by the mma warp, FlashAttention-4's mma
+//       role. In the row warps each product becomes
+//         ... nvvm.tcgen05.fence before
+//         nvvm.mbarrier.arrive %mma_ready      the operands are in place
+//         <wait on mma_done>, fence after, tcgen05.ld ...
+//       and the TMA waits for K and V blocks (nvgpu.mbarrier.try_wait.parity
+//       on their full barriers) leave the row warps: only the products read
+//       the blocks. In the producer branch, after the TMA warp's region:
+//         scf.if %warp == W + 1 {                      the mma warp
+//           <the loops of the row warps around the products, with the
+//            iter_args, index math and ring counters the products and the
+//            TMA waits need, and nothing else>
+//           per TMA wait: the same wait (the blocks the products read)
+//           per product:
+//             nvvm.mbarrier.try_wait.parity %mma_ready (a counter in a
+//                 private alloca, its parity), nvvm.tcgen05.fence after
+//             scf.if lane == 0 { the descriptors, MMAs and the commit }
+//         }
+//       The row warps keep their wait on mma_done after every product (the
+//       protocol stays one product at a time: the ready and done phases
+//       alternate, so neither mbarrier can run a phase ahead) and release
+//       the K and V slots after it, as before.
+// Refused: a product or a TMA wait inside a branch of the row warps, or one
+//       whose operands depend on a branch's result.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/MonoidDialect.h"
+#include "ir/TileAttrs.h"
+#include "passes/AtomUtils.h"
+#include "passes/KernelConstants.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+
+#define DEBUG_TYPE "attncc-mma-role"
+
+namespace mlir::attncc {
+#define GEN_PASS_DEF_MMAROLE
+#include "passes/Passes.h.inc"
+} // namespace mlir::attncc
+
+using namespace mlir;
+
+namespace {
+
+/// The ops of the row warps' region that the mma warp runs: every product's
+/// issue block and TMA wait, and what they need (their operands' backward
+/// slice, the loops around them with the iter_args they read, and every
+/// store to a private counter one of them loads).
+class Slice {
+public:
+  explicit Slice(Block &rows) : rows(rows) {}
+
+  LogicalResult build() {
+    rows.walk([&](memref::StoreOp s) {
+      if (s.getMemRef().getDefiningOp<memref::AllocaOp>())
+        counterStores[s.getMemRef()].push_back(s);
+    });
+    WalkResult bad = rows.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op->hasAttr("attncc.issue") || isa<nvgpu::MBarrierTryWaitParityOp>(op))
+        if (failed(addOp(op)))
+          return WalkResult::interrupt();
+      return op->hasAttr("attncc.issue") ? WalkResult::skip() : WalkResult::advance();
+    });
+    if (bad.wasInterrupted())
+      return failure();
+    while (!work.empty())
+      if (failed(need(work.pop_back_val())))
+        return failure();
+    return success();
+  }
+
+  bool contains(Operation *op) const { return ops.contains(op); }
+  /// The iter_args of `l` the mma warp carries.
+  ArrayRef<bool> carried(scf::ForOp l) { return carriedArgs[l.getOperation()]; }
+
+private:
+  Block &rows;
+  DenseSet<Operation *> ops;
+  DenseMap<Operation *, SmallVector<bool>> carriedArgs;
+  DenseMap<Value, SmallVector<memref::StoreOp>> counterStores;
+  SmallVector<Value> work;
+
+  bool inRows(Operation *op) const { return op && rows.getParent()->isAncestor(op->getParentRegion()); }
+
+  /// An op the mma warp runs whole, and the loops around it.
+  LogicalResult addOp(Operation *op) {
+    if (isa<scf::ForOp>(op))
+      return addLoop(cast<scf::ForOp>(op));
+    if (!ops.insert(op).second)
+      return success();
+    for (Value v : op->getOperands())
+      work.push_back(v);
+    op->walk([&](Operation *in) {
+      for (Value v : in->getOperands())
+        if (!op->isAncestor(v.getParentBlock()->getParentOp()))
+          work.push_back(v);
+    });
+    // A private counter (a ring's fill or wait count) the op reads: every
+    // update of it too, so the mma warp's copy counts the same.
+    if (auto l = dyn_cast<memref::LoadOp>(op))
+      for (memref::StoreOp s : counterStores.lookup(l.getMemRef()))
+        if (failed(addOp(s)))
+          return failure();
+    return enclose(op);
+  }
+
+  LogicalResult addLoop(scf::ForOp l) {
+    if (!ops.insert(l).second)
+      return success();
+    carriedArgs[l.getOperation()].assign(l.getNumRegionIterArgs(), false);
+    work.append({l.getLowerBound(), l.getUpperBound(), l.getStep()});
+    return enclose(l);
+  }
+
+  /// The ops around `op` in the row warps' region: loops, and nothing else.
+  LogicalResult enclose(Operation *op) {
+    for (Operation *p = op->getParentOp(); p != rows.getParentOp(); p = p->getParentOp()) {
+      if (auto l = dyn_cast<scf::ForOp>(p)) {
+        if (failed(addLoop(l)))
+          return failure();
+        continue;
+      }
+      if (p->hasAttr("attncc.issue"))
+        continue;
+      return op->emitOpError("attncc-mma-role: WSPEC=load1/mma1: a tcgen05 product or a TMA wait inside a branch "
+                             "of the row warps is not supported");
+    }
+    return success();
+  }
+
+  void carry(scf::ForOp l, unsigned i) {
+    (void)addLoop(l);
+    SmallVector<bool> &c = carriedArgs[l.getOperation()];
+    if (c[i])
+      return;
+    c[i] = true;
+    work.push_back(l.getInitArgs()[i]);
+    work.push_back(cast<scf::YieldOp>(l.getBody()->getTerminator()).getOperand(i));
+  }
+
+  LogicalResult need(Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (!inRows(owner) || owner->hasAttr("attncc.issue"))
+        return success();
+      auto l = dyn_cast<scf::ForOp>(owner);
+      if (!l)
+        return owner->emitOpError("attncc-mma-role: a product's operand is a block argument of this op");
+      if (arg == l.getInductionVar())
+        return addLoop(l);
+      carry(l, arg.getArgNumber() - 1);
+      return success();
+    }
+    Operation *d = v.getDefiningOp();
+    if (!inRows(d))
+      return success();
+    for (Operation *p = d; p != rows.getParentOp(); p = p->getParentOp())
+      if (p->hasAttr("attncc.issue") && p != d)
+        return success(); // inside an issue block, which is taken whole
+    if (auto l = dyn_cast<scf::ForOp>(d)) {
+      carry(l, cast<OpResult>(v).getResultNumber());
+      return success();
+    }
+    if (d->getNumRegions())
+      return d->emitOpError("attncc-mma-role: the operands of a tcgen05 product depend on this op's result");
+    return addOp(d);
+  }
+};
+
+struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
+  LogicalResult split(gpu::GPUFuncOp f) {
+    auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
+    if (!tile || !tile.getAs<IntegerAttr>("mma"))
+      return success();
+    int64_t warps = tile.getAs<IntegerAttr>("warps").getInt();
+    int64_t producers = tile.getAs<IntegerAttr>("producers") ? tile.getAs<IntegerAttr>("producers").getInt() : 0;
+    scf::IfOp roles;
+    f.walk([&](scf::IfOp i) {
+      if (i->hasAttr("attncc.roles"))
+        roles = i;
+    });
+    memref::ViewOp readyView;
+    f.walk([&](memref::ViewOp v) {
+      if (v->hasAttr("attncc.mma_ready"))
+        readyView = v;
+    });
+    if (!roles || !readyView)
+      return f.emitOpError("attncc-mma-role: needs the warp roles of attncc-warp-specialize and the mbarrier "
+                           "of attncc-allocate-tmem");
+    Block &rows = roles.getElseRegion().front();
+    Slice slice(rows);
+    if (failed(slice.build()))
+      return failure();
+
+    MLIRContext *ctx = f.getContext();
+    Location loc = f.getLoc();
+    OpBuilder b(ctx);
+    mlir::attncc::KernelConstants consts(f);
+    // The ready mbarrier's pointer, where both roles see it.
+    b.setInsertionPointAfter(readyView);
+    Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, readyView);
+    Value readyPtr = b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_ready"), LLVM::LLVMPointerType::get(ctx, 3),
+                                                Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
+
+    // The mma warp, after the producer's region.
+    b.setInsertionPoint(roles.getThenRegion().front().getTerminator());
+    Value warp = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
+    Value isMma = b.create<arith::CmpIOp>(monoid::named(loc, "mma_warp"), arith::CmpIPredicate::eq, warp,
+                                          consts.index(warps + producers));
+    auto mma = b.create<scf::IfOp>(loc, isMma, /*withElseRegion=*/false);
+    mma->setAttr("attncc.mma_role", b.getUnitAttr());
+    b.setInsertionPoint(mma.thenBlock()->getTerminator());
+    Value lane = b.create<gpu::LaneIdOp>(monoid::named(loc, "lane"), /*upperBound=*/nullptr);
+    Value issuer = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, lane,
+                                           consts.index(0));
+    Value waits = mlir::attncc::privateArray(f, loc, "ready_waits", {}, b.getI32Type());
+    b.create<memref::StoreOp>(loc, consts.i32(0), waits, ValueRange{});
+    IRMapping map;
+    clone(b, rows, slice, map, readyPtr, waits, issuer, consts);
+
+    // The row warps: arrive where they met, no longer issue, no longer wait
+    // for the blocks.
+    SmallVector<Operation *> issues, syncs, tmaWaits;
+    rows.walk([&](Operation *op) {
+      if (op->hasAttr("attncc.issue"))
+        issues.push_back(op);
+      else if (op->hasAttr("attncc.issue_sync"))
+        syncs.push_back(op);
+      else if (isa<nvgpu::MBarrierTryWaitParityOp>(op))
+        tmaWaits.push_back(op);
+    });
+    for (Operation *s : syncs) {
+      Operation *fence = s->getNextNode();
+      auto after = dyn_cast_or_null<NVVM::Tcgen05FenceOp>(fence);
+      if (!after || after.getKind() != NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC)
+        return s->emitOpError("attncc-mma-role: expected nvvm.tcgen05.fence <after> after the product's barrier");
+      b.setInsertionPoint(s);
+      b.create<NVVM::MBarrierArriveOp>(monoid::named(loc, "the operands are in tensor memory and the last results "
+                                                           "were read"),
+                                       Type{}, readyPtr, Value{});
+      fence->erase();
+      s->erase();
+    }
+    for (Operation *op : issues) {
+      Value cond = cast<scf::IfOp>(op).getCondition();
+      op->erase();
+      if (Operation *d = cond.getDefiningOp(); d && d->use_empty())
+        d->erase();
+    }
+    for (Operation *op : tmaWaits)
+      op->erase();
+    return success();
+  }
+
+  /// Clones the slice ops of `from` in order; a loop keeps the iter_args
+  /// the slice carries; an issue block becomes the ready wait and lane 0's
+  /// issue.
+  void clone(OpBuilder &b, Block &from, Slice &slice, IRMapping &map, Value readyPtr, Value waits, Value issuer,
+             mlir::attncc::KernelConstants &consts) {
+    Location loc = from.getParentOp()->getLoc();
+    for (Operation &op : from.without_terminator()) {
+      if (!slice.contains(&op))
+        continue;
+      if (op.hasAttr("attncc.issue")) {
+        Value count = b.create<memref::LoadOp>(loc, waits, ValueRange{});
+        b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, consts.i32(1))), waits, ValueRange{});
+        Value parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, consts.i32(1));
+        b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, "the operands are ready"), readyPtr, parity,
+                                                consts.i32(10000000));
+        b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+        auto issue = b.create<scf::IfOp>(op.getLoc(), issuer, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(issue.thenBlock()->getTerminator());
+        for (Operation &in : cast<scf::IfOp>(op).thenBlock()->without_terminator())
+          b.clone(in, map);
+        continue;
+      }
+      auto l = dyn_cast<scf::ForOp>(op);
+      if (!l) {
+        b.clone(op, map);
+        continue;
+      }
+      ArrayRef<bool> keep = slice.carried(l);
+      SmallVector<Value> inits;
+      for (auto [i, init] : llvm::enumerate(l.getInitArgs()))
+        if (keep[i])
+          inits.push_back(map.lookupOrDefault(init));
+      auto bare = b.create<scf::ForOp>(l.getLoc(), map.lookupOrDefault(l.getLowerBound()),
+                                       map.lookupOrDefault(l.getUpperBound()), map.lookupOrDefault(l.getStep()), inits);
+      bare->setDiscardableAttrs(l->getDiscardableAttrDictionary());
+      bare.getInductionVar().setLoc(l.getInductionVar().getLoc());
+      map.map(l.getInductionVar(), bare.getInductionVar());
+      unsigned k = 0;
+      for (auto [i, arg] : llvm::enumerate(l.getRegionIterArgs()))
+        if (keep[i]) {
+          map.map(arg, bare.getRegionIterArgs()[k]);
+          bare.getRegionIterArgs()[k].setLoc(arg.getLoc());
+          map.map(l.getResult(i), bare.getResult(k));
+          ++k;
+        }
+      OpBuilder::InsertionGuard g(b);
+      // scf.for is built with its yield only when it carries nothing.
+      if (inits.empty())
+        b.setInsertionPoint(bare.getBody()->getTerminator());
+      else
+        b.setInsertionPointToEnd(bare.getBody());
+      clone(b, *l.getBody(), slice, map, readyPtr, waits, issuer, consts);
+      auto yield = cast<scf::YieldOp>(l.getBody()->getTerminator());
+      SmallVector<Value> ys;
+      for (auto [i, y] : llvm::enumerate(yield.getOperands()))
+        if (keep[i])
+          ys.push_back(map.lookupOrDefault(y));
+      if (!inits.empty())
+        b.create<scf::YieldOp>(yield.getLoc(), ys);
+    }
+  }
+
+  void runOnOperation() override {
+    if (failed(mlir::attncc::forEachTiledKernel(getOperation(), [&](gpu::GPUFuncOp f) { return split(f); })))
+      signalPassFailure();
+  }
+};
+
+} // namespace
