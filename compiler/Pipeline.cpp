@@ -42,23 +42,11 @@ const char *stageName(Stage s) {
 void registerAttnccDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect, math::MathDialect,
                   memref::MemRefDialect,
-                  scf::SCFDialect, vector::VectorDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
+                  scf::SCFDialect, vector::VectorDialect, LLVM::LLVMDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
                   monoid::MonoidDialect>();
 }
 
 void registerAttnccPasses() { mlir::attncc::registerAttnccPasses(); }
-
-/// Every stage keeps the fold's scf.for even when it runs once (a block as
-/// long as the sequence, as the sm_90a default's 128 keys on the listing
-/// shape): the loop IR shows the streaming fold for every schedule, and the
-/// passes and the emitter see the same structure at every length, the one a
-/// symbolic length that turns out to fit one block runs. (Folding the loop at
-/// the tile level, after the ring and the warpgroup turns were built around
-/// it, hung OVERLAP=wg on a one-block shape on the H200, 2026-12-01.)
-static std::unique_ptr<Pass> canonicalizeKeepingFolds() {
-  GreedyRewriteConfig config;
-  return createCanonicalizerPass(config, /*disabledPatterns=*/{"(anonymous namespace)::SimplifyTrivialLoops"});
-}
 
 void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
   if (from == Stage::Monoid && to != Stage::Monoid) {
@@ -70,7 +58,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createPartition());    // TILE@<axis>=a:<atom>: row tiles, block fold
     fn.addPass(mlir::attncc::createStreamReduce()); // Move 1 (TILE@<axis> block)
     fn.addPass(mlir::attncc::createExpandCarrier());
-    fn.addPass(canonicalizeKeepingFolds());
+    fn.addPass(mlir::attncc::createCanonicalize());
     fn.addPass(createCSEPass());
     fn.addPass(mlir::attncc::createHoist());        // the Q tile once per CTA
     fn.addPass(mlir::attncc::createSplitMask());    // blocks inside the mask skip it
@@ -84,7 +72,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createOverlap());      // OVERLAP=pv
     fn.addPass(mlir::attncc::createSplitColumns()); // a split's combine: a point per 4-column chunk
     fn.addPass(mlir::attncc::createPrefetchParts()); // a split's combine: 8 parts' loads at once
-    fn.addPass(canonicalizeKeepingFolds());
+    fn.addPass(mlir::attncc::createCanonicalize());
   }
   if (from != Stage::Tile && to == Stage::Tile) {
     OpPassManager &fn = pm.nest<func::FuncOp>();
@@ -93,7 +81,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(createGpuLaunchSinkIndexComputationsPass()); // constants, dims into kernels
     pm.addPass(createGpuKernelOutliningPass());
     pm.addPass(mlir::attncc::createKernelAttrs()); // the maps' nvvm.* attributes onto their kernels
-    pm.addPass(canonicalizeKeepingFolds());
+    pm.addPass(mlir::attncc::createCanonicalize());
     pm.addPass(createCSEPass());
     pm.addPass(mlir::attncc::createAtomize());      // fragment layouts for mma.sync / wgmma
     pm.addPass(mlir::attncc::createSkipRescale());  // RESCALE=lazy<t>: a warp's rescale only when a max moved

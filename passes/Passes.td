@@ -797,6 +797,20 @@ def MmaRole : Pass<"attncc-mma-role", "ModuleOp"> {
                            "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect"];
 }
 
+def Canonicalize : Pass<"attncc-canonicalize"> {
+  let summary = "MLIR's canonicalizer, keeping the streaming folds and every free-axis map (even of one point)";
+  let description = [{
+    Every loaded dialect's and registered op's canonicalization patterns,
+    top-down, as `-canonicalize` applies them, except SCF's
+    `SimplifyTrivialLoops` (a fold's `scf.for` that runs once stays, so every
+    length sees the same structure) and `ParallelOpSingleOrZeroIterationDimsFolder`,
+    replaced by a pattern that drops the axes of an `scf.parallel` that run
+    once but keeps the last axis of a map of one point (MLIR's inlined it,
+    and attncc-map-to-gpu then had no map to launch). The map's discardable
+    attributes are kept.
+  }];
+}
+
 def KernelAttrs : Pass<"attncc-kernel-attrs", "ModuleOp"> {
   let summary = "After kernel outlining, each kernel gets the nvvm.* attributes its map asked for";
   let description = [{
