@@ -53,6 +53,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 #define DEBUG_TYPE "attncc-mma-role"
 
@@ -111,9 +112,12 @@ private:
       return addLoop(cast<scf::ForOp>(op));
     if (!ops.insert(op).second)
       return success();
-    for (Value v : op->getOperands())
-      work.push_back(v);
+    // An issue block's condition (thread 0) is not the mma warp's: it
+    // issues from its lane 0.
+    bool issue = op->hasAttr("attncc.issue");
     op->walk([&](Operation *in) {
+      if (issue && in == op)
+        return;
       for (Value v : in->getOperands())
         if (!op->isAncestor(v.getParentBlock()->getParentOp()))
           work.push_back(v);
@@ -264,14 +268,25 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
       fence->erase();
       s->erase();
     }
-    for (Operation *op : issues) {
-      Value cond = cast<scf::IfOp>(op).getCondition();
+    // What only the erased ops read (the issuing thread's test, the
+    // parities of the TMA waits) goes too.
+    llvm::SetVector<Operation *> dead;
+    auto erase = [&](Operation *op) {
+      for (Value v : op->getOperands())
+        if (Operation *d = v.getDefiningOp())
+          dead.insert(d);
+      dead.remove(op);
       op->erase();
-      if (Operation *d = cond.getDefiningOp(); d && d->use_empty())
-        d->erase();
-    }
+    };
+    for (Operation *op : issues)
+      erase(op);
     for (Operation *op : tmaWaits)
-      op->erase();
+      erase(op);
+    while (!dead.empty()) {
+      Operation *d = dead.pop_back_val();
+      if (isOpTriviallyDead(d))
+        erase(d);
+    }
     return success();
   }
 

@@ -108,36 +108,33 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
                        "no r<n> (register ILP of the reduction is not built yet)"};
   }
   if (!s.wspec.empty()) {
-    // Built: one producer warp that issues the TMA copies of the fold (or a
-    // producer warpgroup), and with tcgen05 an mma warp beside it
-    // (load1/mma1, in either order) that issues the products.
-    bool load = false, mma = false, other = false;
+    // Built: a producer warp that issues the TMA copies of the fold (load1),
+    // a producer warpgroup (load4, wgmma), and with tcgen05 an mma warp
+    // beside the producer warp (load1/mma1, in either order) that issues
+    // the products (attncc-mma-role).
+    std::string written; // the value as the user wrote it
+    int load = 0, mma = 0;
+    bool other = false;
     for (const WarpRole &r : s.wspec) {
-      if (r.role == "load" && (r.warps == 1 || r.warps == 4))
-        load = true;
-      else if (r.role == "mma" && r.warps == 1)
-        mma = true;
+      written += (written.empty() ? "" : "/") + r.role + std::to_string(r.warps);
+      if (r.role == "load" && !load)
+        load = r.warps;
+      else if (r.role == "mma" && !mma)
+        mma = r.warps;
       else
         other = true;
     }
-    bool load1 = load && !mma && !other && s.wspec.size() == 1;
-    bool loadMma = load && mma && !other && s.wspec.size() == 2;
-    const StageKnob *kv = atomTile ? s.stage(atomTile->axis) : nullptr;
-    std::string written; // the value as the user wrote it
-    for (const WarpRole &r : s.wspec)
-      written += (written.empty() ? "" : "/") + r.role + std::to_string(r.warps);
-    if (!load1 && !loadMma)
+    bool known = !other && (load == 1 || load == 4) && (mma == 0 || (mma == 1 && load == 1));
+    if (!known)
       return KnobError{"WSPEC", written, "load1, load4 or load1/mma1 (a producer warp, a producer "
                                          "warpgroup that gives its registers to the others, or with a "
                                          "tcgen05 atom a producer warp and an mma warp; the other roles "
                                          "are not built yet)"};
-    if (loadMma && !tcgen05)
-      return KnobError{"WSPEC", written, "load1 or load4 without a tcgen05 atom (the mma warp issues "
-                                         "tcgen05 products; wgmma and mma.sync products are issued by "
-                                         "the warps that own their rows)"};
-    for (const WarpRole &r : s.wspec)
-      if (loadMma && r.role == "load" && r.warps != 1)
-        return KnobError{"WSPEC", written, "load1/mma1 (one producer warp beside the mma warp)"};
+    if (mma && !tcgen05)
+      return KnobError{"WSPEC", written, "load1 or load4 without a tcgen05 TILE (the mma warp of "
+                                         "load1/mma1 issues tcgen05 products; wgmma and mma.sync products "
+                                         "are issued by the warps that own their rows)"};
+    const StageKnob *kv = atomTile ? s.stage(atomTile->axis) : nullptr;
     if (!(wgmma || tcgen05) || !kv || kv->transport != Transport::Tma)
       return KnobError{"WSPEC", written, "no WSPEC without a wgmma or tcgen05 TILE and STAGE@" +
                                              std::string(atomTile ? atomTile->axis : "kv") +
