@@ -5,16 +5,15 @@
 //           clip-identity, partition, stream-reduce, expand-carrier,
 //           canonicalize + cse, hoist, split-mask, stage, ldmatrix-x4,
 //           handoff, accumulate, lazy-rescale, exp2, exp-poly, overlap,
-//           split-columns, canonicalize (18 attncc passes and three canonicalize/cse runs;
-//           buildPipeline in
+//           split-columns, prefetch-parts, canonicalize (20 attncc passes,
+//           attncc-canonicalize twice, and MLIR's cse; buildPipeline in
 //           Pipeline.cpp is the list)
 //   tile    the GPU kernels: lower-contract, map-to-gpu, launch-sink,
-//           gpu-kernel-outlining, canonicalize + cse, atomize, allocate-smem,
-//           allocate-tmem,
-//           place-waits, warp-specialize, lower-copies, lower-mma,
-//           lower-wgmma, lower-tcgen05: a host
-//           function of launches (with the TMA descriptors they pass) and
-//           a gpu.module per kernel
+//           gpu-kernel-outlining, kernel-attrs, canonicalize + cse, atomize,
+//           skip-rescale, allocate-smem, allocate-tmem, place-waits,
+//           warp-specialize, lower-copies, lower-mma, lower-wgmma,
+//           lower-tcgen05, mma-role: a host function of launches (with the
+//           TMA descriptors they pass) and a gpu.module per kernel
 //
 // `cuda` and `ptx` are printed from `tile` by codegen/ and runtime/.
 //
