@@ -33,12 +33,12 @@ const char *kWhere = "H200, 2026-12-01, bench/results/2026-12-01-h200-call3-scal
 /// The decode schedule on tensor cores (issue 16): mma.sync, w<1|2|4>x1/f1x8, K
 /// and V by cp.async, PACK=gqa, a split for about 1024 CTAs (defaultSchedule).
 const char *kDecodeMeasured =
-    "298.6 us on [8,32/8,1,32768,128] bf16 with g16 (3.6 TB/s, 84 % of the 4.3 TB/s copy bandwidth; "
-    "cuDNN 250.4, flash 251.7; g32 296.5, g64 327.7), with K and V by TMA and g32 275.2 us (not the "
-    "default: not swept), and by TMA 193.5 us on [1,32/8,1,131072,128] with g128 (cuDNN 131.8), 261.3 us on "
-    "[64,32/8,1,4096,128] with g4 (cuDNN 246.3, flash 404.5), 61.6 us on MQA [16,32/1,1,8192,128] "
-    "with w2 and g64 (cuDNN 31.6), 321.3 us at Sq = 4 causal and 392.7 us at Sq = 16 (w4) with g64 "
-    "(cuDNN 787.2 and 793.4 non-causal); the scalar rung 8734 us (H200, 2026-12-03, bench/results/2026-12-03-h200-pack2-decode-abab.json, PyTorch in the same call)";
+    "at [8,32/8,1,32768,128] bf16 253.4 us (f1x4, a TMA ring of three, g16; 4.24 TB/s, 99 % of the 4.3 TB/s "
+    "copy bandwidth; cuDNN 250.5, flash 250.8), at [1,32/8,1,131072,128] 146.0 us with g128 (cuDNN 133.2, "
+    "flash 155.9), at [64,32/8,1,4096,128] 250.6 us with g2 (cuDNN 245.8, flash 408.5), MQA "
+    "[16,32/1,1,8192,128] 31.1 us with w2 and g32 (cuDNN 28.4, flash 32.7), Sq = 4 causal 259.6 us, Sq = 16 "
+    "causal (w4, f1x8, a ring of two) 314.5 us (cuDNN 774.5 and 771.5 non-causal) (H200, 2026-12-04, "
+    "bench/results/2026-12-04-h200-decode7-abab.json, PyTorch in the same call)";
 
 /// mma.sync prefill schedules (every tensor-core target), measured on the
 /// H200 by scripts/gpu-tc-perf.sh: candidates over bench/perf-tc.txt (run 3,
@@ -331,9 +331,15 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
     // K and V by TMA where rows are whole 128-byte slabs (bench/sweep-pack-tma.txt
     // passed, 2026-12-03: 259.0 against 296.7 us by cp.async at the issue's shape).
     bool tma = t.tma && p.head_dim % 64 == 0;
+    // With K and V by TMA and one or two warps, 32-key blocks in a ring of
+    // three (f1x4, d3): 2 % faster at [8,32/8,1,32768], [1,32/8,1,131072],
+    // [64,32/8,1,4096] and Sq = 4, 20 % on MQA (with the 256-key parts of
+    // autoSplitCount); with four warps (Sq = 16) 9 % slower, so f1x8, d2
+    // (H200, 2026-12-04, bench/results/2026-12-04-h200-decode7-abab.json).
+    bool short32 = tma && warps <= 2;
     std::string knobs = std::string("TILE@kv=a:mma_m16n8k16_") + (p.dtype == DType::F16 ? "f16" : "bf16") + "/w" +
-                        std::to_string(warps) + "x1/f1x8/k4," +
-                        (tma ? "STAGE@kv=d2/tma/ring," : "STAGE@kv=d2/cp/ring/pad,") +
+                        std::to_string(warps) + (short32 ? "x1/f1x4/k4," : "x1/f1x8/k4,") +
+                        (tma ? (short32 ? "STAGE@kv=d3/tma/ring," : "STAGE@kv=d2/tma/ring,") : "STAGE@kv=d2/cp/ring/pad,") +
                         reduce + "EXP=ex2" +
                         (pack ? ",PACK=gqa" : "");
     return {knobs, "default for decode on " + t.name + ": " + kDecodeMeasured +

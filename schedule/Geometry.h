@@ -37,11 +37,12 @@ int64_t contractionDepth(const TileKnob &t);
 /// the decode defaults evaluate it): enough parts for about kAutoSplitCtas
 /// CTAs over `points` (the map's other points, rows counted in row tiles),
 /// with at least max(kAutoSplitMinPart, block) elements a part:
-///   G = max(1, min(ceil(n / max(128, block)), ceil(1024 / points)))
+///   G = max(1, min(ceil(n / max(256, block)), ceil(1024 / points)))
 /// The constants are the H200's measured decode winners (2026-12-03: g128
-/// at 131072 keys over 8 KV heads, g64 at 8192 over 16, g16-g32 at 32768
-/// over 64); the device's SM count is not consulted.
-inline constexpr int64_t kAutoSplitCtas = 1024, kAutoSplitMinPart = 128;
+/// at 131072 keys over 8 KV heads, g16-g32 at 32768 over 64; 2026-12-04:
+/// g32 at 8192 over 16, MQA, 31.1 us against 39.7 with g64, so parts of at
+/// least 256 keys, not 128); the device's SM count is not consulted.
+inline constexpr int64_t kAutoSplitCtas = 1024, kAutoSplitMinPart = 256;
 int64_t autoSplitCount(int64_t n, int64_t block, int64_t points);
 
 } // namespace attncc
