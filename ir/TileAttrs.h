@@ -63,6 +63,8 @@
 //                                        on when a product's operands are
 //                                        ready (attncc-allocate-tmem, with
 //                                        an mma warp)
+//   attncc.mma_role (unit)               the scf.if of the mma warp in the
+//                                        producer branch (attncc-mma-role)
 //   attncc.cta    = {threads, rows}      on a function: the CTA a tiled map
 //                                        asks for (attncc-partition; read by
 //                                        attncc-map-to-gpu)
