@@ -426,12 +426,12 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     // WSPEC=load1: one more warp, which only copies blocks in; load1/mma1
     // (tcgen05) one more, which issues the products (attncc-atomize tells
     // them from the warps that own rows).
-    int64_t loadWarps = 0;
+    int64_t extraWarps = 0; // the warps past the TILE's, which own no rows
     for (const ::attncc::WarpRole &w : sched.wspec)
       if (w.role == "load" || w.role == "mma")
-        loadWarps += w.warps;
+        extraWarps += w.warps;
     SmallVector<NamedAttribute> cta{
-        fb.getNamedAttr("threads", fb.getI64IntegerAttr((tile.wm * tile.wn + loadWarps) * 32)),
+        fb.getNamedAttr("threads", fb.getI64IntegerAttr((tile.wm * tile.wn + extraWarps) * 32)),
         fb.getNamedAttr("rows", fb.getI64IntegerAttr(rows))};
     // A function with other maps (a split's combine) names the tiled one by
     // its role (the location attncc-split-reduce gave it, which
