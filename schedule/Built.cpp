@@ -57,11 +57,6 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
   if (tcgen05) {
     // Knobs that act on the fold's products and are built for wgmma or
     // mma.sync only so far.
-    // WSPEC=load1: the TMA producer warp is built (the checks below); a
-    // producer warpgroup and the mma / softmax / corr roles are not.
-    if (!s.wspec.empty() && s.wspec.size() == 1 && s.wspec[0].role == "load" && s.wspec[0].warps == 4)
-      return KnobError{"WSPEC", "load4", "load1 with a tcgen05 atom (a producer warpgroup that gives its "
-                                         "registers to the others is built for wgmma only)"};
     if (s.overlap)
       return KnobError{"OVERLAP", overlapName(*s.overlap), "none with a tcgen05 atom (not built yet)"};
     bool freeStaged = false;
@@ -110,10 +105,12 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
   if (!s.wspec.empty()) {
     // Built: a producer warp that issues the TMA copies of the fold (load1),
     // a producer warpgroup (load4, wgmma), and with tcgen05 an mma warp
-    // beside the producer warp (load1/mma1, in either order) that issues
-    // the products (attncc-mma-role).
+    // beside the producer warp (load1/mma1, in any order) that issues the
+    // products (attncc-mma-role). With tcgen05, softmax<W> names the W warps
+    // of the TILE that own the rows (FlashAttention-4's softmax role; with no
+    // correction role they also rescale O and write the output).
     std::string written; // the value as the user wrote it
-    int load = 0, mma = 0;
+    int load = 0, mma = 0, softmax = 0;
     bool other = false;
     for (const WarpRole &r : s.wspec) {
       written += (written.empty() ? "" : "/") + r.role + std::to_string(r.warps);
@@ -121,19 +118,35 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
         load = r.warps;
       else if (r.role == "mma" && !mma)
         mma = r.warps;
+      else if (r.role == "softmax" && !softmax)
+        softmax = r.warps;
       else
         other = true;
     }
     bool known = !other && (load == 1 || load == 4) && (mma == 0 || (mma == 1 && load == 1));
     if (!known)
-      return KnobError{"WSPEC", written, "load1, load4 or load1/mma1 (a producer warp, a producer "
-                                         "warpgroup that gives its registers to the others, or with a "
-                                         "tcgen05 atom a producer warp and an mma warp; the other roles "
-                                         "are not built yet)"};
+      return KnobError{"WSPEC", written, "load1, load4 or load1/mma1, with a tcgen05 atom also softmax<n> (a "
+                                         "producer warp, a producer warpgroup that gives its registers to the "
+                                         "others, or with a tcgen05 atom a producer warp and an mma warp; the "
+                                         "other roles are not built yet)"};
+    if (tcgen05 && load == 4)
+      return KnobError{"WSPEC", written, "load1 with a tcgen05 atom (a producer warpgroup that gives its "
+                                         "registers to the others is built for wgmma only)"};
     if (mma && !tcgen05)
       return KnobError{"WSPEC", written, "load1 or load4 without a tcgen05 TILE (the mma warp of "
                                          "load1/mma1 issues tcgen05 products; wgmma and mma.sync products "
                                          "are issued by the warps that own their rows)"};
+    if (softmax) {
+      int rowWarps = atomTile ? atomTile->wm * atomTile->wn : 0;
+      if (!tcgen05)
+        return KnobError{"WSPEC", written, "no softmax<n> without a tcgen05 TILE (softmax<n> names the tcgen05 "
+                                           "kernel's row warps)"};
+      if (softmax != rowWarps)
+        return KnobError{"WSPEC", written, "softmax" + std::to_string(rowWarps) + " with TILE@" + atomTile->axis +
+                                               "=.../w" + std::to_string(atomTile->wm) + "x" +
+                                               std::to_string(atomTile->wn) + " (softmax<n> names the TILE's " +
+                                               std::to_string(rowWarps) + " warps that own the rows)"};
+    }
     const StageKnob *kv = atomTile ? s.stage(atomTile->axis) : nullptr;
     if (!(wgmma || tcgen05) || !kv || kv->transport != Transport::Tma)
       return KnobError{"WSPEC", written, "no WSPEC without a wgmma or tcgen05 TILE and STAGE@" +
