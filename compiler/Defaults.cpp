@@ -337,9 +337,9 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
     // autoSplitCount); with four warps (Sq = 16) 9 % slower, so f1x8, d2
     // (H200, 2026-12-04, bench/results/2026-12-04-h200-decode7-abab.json).
     bool short32 = tma && warps <= 2;
+    const char *stage = !tma ? "d2/cp/ring/pad" : short32 ? "d3/tma/ring" : "d2/tma/ring";
     std::string knobs = std::string("TILE@kv=a:mma_m16n8k16_") + (p.dtype == DType::F16 ? "f16" : "bf16") + "/w" +
-                        std::to_string(warps) + (short32 ? "x1/f1x4/k4," : "x1/f1x8/k4,") +
-                        (tma ? (short32 ? "STAGE@kv=d3/tma/ring," : "STAGE@kv=d2/tma/ring,") : "STAGE@kv=d2/cp/ring/pad,") +
+                        std::to_string(warps) + "x1/f1x" + (short32 ? "4" : "8") + "/k4,STAGE@kv=" + stage + "," +
                         reduce + "EXP=ex2" +
                         (pack ? ",PACK=gqa" : "");
     return {knobs, "default for decode on " + t.name + ": " + kDecodeMeasured +

@@ -64,8 +64,10 @@ struct DropUnitMapAxes : OpRewritePattern<scf::ParallelOp> {
         ++ones;
       }
     }
-    if (ones == n)
-      once[n - 1] = false, --ones; // one point: its last axis stays
+    if (ones == n) { // one point: its last axis stays
+      once[n - 1] = false;
+      --ones;
+    }
     if (ones == 0)
       return failure();
 
