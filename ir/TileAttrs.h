@@ -71,7 +71,10 @@
 //   attncc.tmem_col = <column>           a tcgen05 product's first column
 //                                        of tensor memory (attncc-allocate-
 //                                        tmem; attncc.tile.tmem: the
-//                                        columns the kernel allocates)
+//                                        columns the kernel allocates;
+//                                        attncc.tile.tmem_qtile, with two Q
+//                                        tiles: the columns of one, where
+//                                        the second tile's S and O start)
 //   attncc.smem_offset = <bytes>         a staged read's place in the
 //                                        kernel's shared memory
 //                                        (attncc-allocate-smem; read by

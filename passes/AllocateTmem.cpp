@@ -9,8 +9,12 @@
 //       first column: every Q*K^T product (B = [N x K], K-major) shares S's
 //       columns from 0, every P*V product (B = [K x N]) O's, after S's. P
 //       is written over S (docs/design-tcgen05.md), so it needs none of its
-//       own. The kernel's attncc.tile gets tmem = the columns allocated: the
-//       sum rounded up to a power of two, at least 32 (the ISA's rule for
+//       own. With two Q tiles (w8x1: warps 4-7 own rows 128-255, the same
+//       lane quarters as warps 0-3) each Q tile has its own S and O: the
+//       second tile's columns follow the first's, and attncc.tile gets
+//       tmem_qtile = the columns of one tile (S + O). The kernel's
+//       attncc.tile gets tmem = the columns allocated: the sum over the Q
+//       tiles rounded up to a power of two, at least 32 (the ISA's rule for
 //       tcgen05.alloc). The allocation is ops:
 //         a 4-byte shared word for the address and an 8-byte mbarrier
 //         that the products' commits arrive on (memref.views after the
@@ -83,11 +87,17 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
     int64_t &cols = monoid::rightIsKN(c) ? oCols : sCols;
     cols = std::max(cols, cast<VectorType>(c.getAccType()).getDimSize(1));
   }
-  int64_t need = sCols + oCols;
+  auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
+  int64_t qTiles = tile.getAs<IntegerAttr>("warps").getInt() / 4; // a warpgroup a Q tile of 128 rows
+  int64_t need = qTiles * (sCols + oCols);
   int64_t cols = std::max<int64_t>(32, static_cast<int64_t>(llvm::PowerOf2Ceil(need)));
-  if (cols > kTmemColumns)
-    return f.emitOpError("attncc-allocate-tmem: the products need more tensor memory than a CTA has: required ")
-           << need << " columns (S " << sCols << ", O " << oCols << "), limit " << kTmemColumns;
+  if (cols > kTmemColumns) {
+    auto d = f.emitOpError("attncc-allocate-tmem: the products need more tensor memory than a CTA has: required ")
+             << need << " columns (S " << sCols << ", O " << oCols;
+    if (qTiles > 1)
+      d << ", for each of " << qTiles << " Q tiles";
+    return d << "), limit " << kTmemColumns;
+  }
   for (vector::ContractionOp c : products)
     c->setAttr("attncc.tmem_col", IntegerAttr::get(IntegerType::get(ctx, 64), monoid::rightIsKN(c) ? sCols : 0));
 
@@ -96,13 +106,14 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   f.walk([&](gpu::DynamicSharedMemoryOp d) { raw = d; });
   if (!raw)
     return f.emitOpError("attncc-allocate-tmem: needs the kernel's dynamic shared memory (attncc-allocate-smem)");
-  auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
   int64_t smem = tile.getAs<IntegerAttr>("smem").getInt();
   int64_t at = llvm::alignTo(smem, 16);
   auto mmaRole = tile.getAs<IntegerAttr>("mma");
   NamedAttrList t(tile);
   t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), at + (mmaRole ? 24 : 16)));
   t.set("tmem", IntegerAttr::get(IntegerType::get(ctx, 64), cols));
+  if (qTiles > 1)
+    t.set("tmem_qtile", IntegerAttr::get(IntegerType::get(ctx, 64), sCols + oCols));
   f->setAttr("attncc.tile", t.getDictionary(ctx));
 
   mlir::attncc::KernelConstants consts(f);

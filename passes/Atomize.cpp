@@ -29,10 +29,10 @@
 // register A fragment is the mma.sync one, so the layouts do not change;
 // only the operands in shared memory must be swizzled (attncc.stage ".swz").
 //
-// tcgen05 (attncc.family = "tcgen05"): one thread issues m128nNk16 for the
-// CTA's 128 rows into tensor memory, and warp w (of 4) reads lanes [32w,
-// 32w + 32) back (tcgen05.ld.32x32b: the quarter rule), so thread t holds
-// row t whole. The layouts are rowthread (a tile), rowthread.row (its row
+// tcgen05 (attncc.family = "tcgen05"): one thread issues m128nNk16 for
+// each warpgroup's 128 rows (one Q tile; w8x1 has two) into tensor memory,
+// and warp w reads lanes [32(w % 4), +32) of its Q tile's columns back
+// (tcgen05.ld.32x32b: the quarter rule), so thread t holds row t whole. The layouts are rowthread (a tile), rowthread.row (its row
 // vector: one element) and rowthread.col (a column vector: all of it) in
 // place of c, row and col; the row reductions need no shuffles. Both
 // operands of Q*K^T and V come from swizzled shared memory; P stays in
@@ -221,14 +221,15 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       auto family = c->getAttrOfType<StringAttr>("attncc.family");
       if (family && family.getValue() == "tcgen05") {
         tcgen05 = true;
-        // One m128nNk16 product for the CTA, issued by one thread; warp w
-        // reads lanes [32w, 32w + 32) of tensor memory (the quarter rule),
-        // so each thread holds one row: layout rowthread.
-        if (warps != 4 || m != 128 || m != rows || n % 16 || n > 256 || k % 16) {
+        // One m128nNk16 product per warpgroup (a Q tile; two with w8x1),
+        // issued by one thread; warp w reads lanes [32(w % 4), +32) of
+        // tensor memory (the quarter rule) in its Q tile's columns, so each
+        // thread holds one row: layout rowthread.
+        if ((warps != 4 && warps != 8) || m != 32 * warps || m != rows || n % 16 || n > 256 || k % 16) {
           c.emitOpError("attncc-atomize: a ")
               << m << "x" << n << "x" << k << " contraction over " << warps
-              << " warps does not divide into tcgen05.m128nNk16 atoms (4 warps, 128 rows, N a multiple "
-                 "of 16 up to 256, depth of 16)";
+              << " warps does not divide into tcgen05.m128nNk16 atoms (4 or 8 warps, 128 rows a warpgroup, "
+                 "N a multiple of 16 up to 256, depth of 16)";
           return WalkResult::interrupt();
         }
         if (!stagedRead(c.getRhs()) || !monoid::isSwizzled(stagedRead(c.getRhs()))) {

@@ -153,6 +153,7 @@ private:
   Location loc;
   mlir::attncc::KernelConstants consts;
   Value tmem, bar, barPtr, quarter, phase, tid0;
+  int64_t qTiles = 1, qtileCols = 0; // w8x1: two Q tiles, the second's columns after the first's
   struct Kept { scf::ForOp loop; unsigned pos; int64_t col; VectorType tile; };
   SmallVector<Kept> kept; // the folds whose O stays in tensor memory
 
@@ -236,8 +237,22 @@ private:
     b.setInsertionPointAfter(tmem.getDefiningOp());
     Value w = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
     Value w32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), w);
-    quarter = b.create<arith::ShLIOp>(monoid::named(loc, "quarter"), Value(b.create<arith::MulIOp>(loc, w32, i32(32))),
-                                      i32(16));
+    auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
+    auto qtile = tile ? tile.getAs<IntegerAttr>("tmem_qtile") : IntegerAttr();
+    if (!qtile) {
+      quarter = b.create<arith::ShLIOp>(monoid::named(loc, "quarter"),
+                                        Value(b.create<arith::MulIOp>(loc, w32, i32(32))), i32(16));
+    } else {
+      // Two Q tiles (w8x1): warp w reads lane quarter w % 4 in the columns
+      // of Q tile w / 4.
+      qtileCols = qtile.getInt();
+      qTiles = tile.getAs<IntegerAttr>("warps").getInt() / 4;
+      Value lanes = b.create<arith::ShLIOp>(
+          loc, Value(b.create<arith::MulIOp>(loc, Value(b.create<arith::AndIOp>(loc, w32, i32(3))), i32(32))), i32(16));
+      Value cols = b.create<arith::MulIOp>(monoid::named(loc, "qtile_cols"),
+                                           Value(b.create<arith::ShRUIOp>(loc, w32, i32(2))), i32(qtileCols));
+      quarter = b.create<arith::AddIOp>(monoid::named(loc, "quarter"), lanes, cols);
+    }
     Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, bar);
     barPtr = b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_done"), LLVM::LLVMPointerType::get(b.getContext(), 3),
                                         Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
@@ -370,8 +385,12 @@ private:
       issue->setAttr("attncc.issue", b.getUnitAttr());
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPoint(issue.thenBlock()->getTerminator());
-      Value dPtr = tmemPtr(d);
       Value descI = b.create<arith::ConstantIntOp>(monoid::named(loc, "idesc"), static_cast<int64_t>(*idesc), 32);
+      // One m128 product per Q tile, into its own columns; both read the
+      // same B block (two Q tiles share each K and V block).
+      for (int64_t g = 0; g < qTiles; ++g) {
+      Value dg = g ? b.create<arith::AddIOp>(loc, d, i32(g * qtileCols)).getResult() : d;
+      Value dPtr = tmemPtr(dg);
       auto loop = b.create<scf::ForOp>(loc, index(0), index(kc), index(1));
       loop->setAttr("attncc.unroll", b.getUnitAttr());
       loop.getInductionVar().setLoc(monoid::named(loc, "kc"));
@@ -389,17 +408,19 @@ private:
         else // B = [N x K], K contiguous
           db = descriptor(bMem, {at.first, index(0), at.second}, /*lbo=*/0);
         Value a;
-        if (aMem) {
-          a = descriptor(aMem, {at.first, index(0), at.second}, /*lbo=*/0);
+        if (aMem) { // Q tile g: rows [128g, 128g + 128) of the staged block
+          a = descriptor(aMem, {at.first, index(128 * g), at.second}, /*lbo=*/0);
         } else { // 16 elements of P a step: 8 columns of pairs
           Value k32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), k);
-          a = tmemPtr(b.create<arith::AddIOp>(loc, aTmem, Value(b.create<arith::MulIOp>(loc, k32, i32(8)))));
+          Value pg = g ? b.create<arith::AddIOp>(loc, aTmem, i32(g * qtileCols)).getResult() : aTmem;
+          a = tmemPtr(b.create<arith::AddIOp>(loc, pg, Value(b.create<arith::MulIOp>(loc, k32, i32(8)))));
         }
         Value on = accumulate ? b.create<arith::ConstantIntOp>(loc, 1, 1).getResult()
                               : b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, k, index(0)).getResult();
         b.create<NVVM::Tcgen05MMAOp>(loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
                                      NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false, dPtr, a, db, descI,
                                      on, /*scaleInputD=*/Value{}, /*disableOutputLane=*/Value{});
+      }
       }
       b.create<NVVM::Tcgen05CommitOp>(monoid::named(loc, "the product arrives on mma_done when it is done"), barPtr,
                                       Value{}, NVVM::CTAGroupKind::CTA_1);

@@ -11,14 +11,16 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
       continue;
     atomTile = &t;
     if (t.atom->kind == AtomKind::Tcgen05) {
-      // Built (issue 14, step 1): one m128 product per CTA, issued by one
-      // thread, four warps for the four lane quarters of tensor memory.
+      // Built: one m128 tile per warpgroup (four warps, one per lane quarter
+      // of tensor memory), one or two per CTA (w8x1: FlashAttention-4's two
+      // Q tiles, which share each K and V block), issued by one thread.
       std::string geo = "w" + std::to_string(t.wm) + "x" + std::to_string(t.wn) + "/f" + std::to_string(t.fm) +
                         "x" + std::to_string(t.fn);
-      if (t.wm != 4 || t.fm != 1)
+      if ((t.wm != 4 && t.wm != 8) || t.fm != 1)
         return KnobError{"TILE@" + t.axis, geo,
-                         "w4x1/f1x<FN> with a tcgen05 atom (four warps, one per lane quarter of "
-                         "tensor memory, and one m128 tile per CTA; more are not built yet)"};
+                         "w4x1/f1x<FN> or w8x1/f1x<FN> with a tcgen05 atom (a warpgroup a Q tile of 128 "
+                         "rows, one warp per lane quarter of tensor memory, one or two Q tiles per CTA; "
+                         "more are not built yet)"};
     }
     if (t.atom->kind == AtomKind::Wgmma && t.fm != 1)
       return KnobError{"TILE@" + t.axis, "f" + std::to_string(t.fm) + "x" + std::to_string(t.fn),
