@@ -12,7 +12,8 @@
 #      float64 one on shapes both can do (--compare-references);
 #   4. negative controls (kernels judged against the wrong problem): each must
 #      be rejected by the tolerance rule (--control), not error and not pass;
-#   5. compute-sanitizer memcheck and racecheck on $SAN (each run up to $SAN_TIMEOUT s, 300 by default).
+#   5. compute-sanitizer memcheck and racecheck on $SAN (each run up to $SAN_TIMEOUT s, 300 by default;
+#      SAN_TOOLS="racecheck" runs only that tool).
 # Every line goes to $out/verify.jsonl; sanitizer results to sanitizers.jsonl;
 # scripts/results-json.py writes $out/results.json (date, GPU, commit, knobs).
 # Exits non-zero on any line that is not ok, any sanitizer error and any
@@ -108,7 +109,7 @@ done
 stamp "5. sanitizers"
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 for b in $SAN; do
-  for tool in memcheck racecheck; do
+  for tool in ${SAN_TOOLS:-memcheck racecheck}; do
     rc=0
     timeout "${SAN_TIMEOUT:-300}" "$san" --tool "$tool" --error-exitcode 3 "$R" "build-bundles/$b" > /tmp/san.log 2>&1 || rc=$?
     summary=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/san.log | tail -1 || true)

@@ -280,12 +280,21 @@ ATTNCC_EMU_HD int attncc_emu_st_32x32b(unsigned *tmem, unsigned warp, unsigned t
 // `bdesc`. `smem` is the CTA's shared memory: the byte at shared address a
 // is smem[a]. Returns 0, or 1 when a descriptor or the shape is not one it
 // emulates, or the rows leave tensor memory.
+// The operands are read first, each element once, into `scratch`
+// (ATTNCC_EMU_MMA_SCRATCH floats: A[m][k] at m * 16 + k, B[n][k] at
+// 2048 + n * 16 + k), then the products are summed from there: the same
+// float operations in the same order as reading them at each use, with
+// 128 x 16 + N x 16 reads of shared memory in place of 2 x 128 x N x 16
+// (a sanitizer such as racecheck checks each read; on the H200 it did not
+// finish a kernel's run with the per-use reads).
 // The rows m = first, first + step, ... of the product only: the lanes of
 // the issuing warp share one MMA this way (lane t computes rows t, t + 32,
-// ...), each row by one thread, so the result is the same bit for bit.
+// ...), each row by one thread, so the result is the same bit for bit
+// (each lane with its own scratch).
+#define ATTNCC_EMU_MMA_SCRATCH (128 * 16 + 256 * 16)
 ATTNCC_EMU_HD int attncc_emu_mma_f16_rows(unsigned *tmem, const unsigned char *smem, unsigned dTmem, unsigned aTmem,
                                           unsigned long long adesc, unsigned long long bdesc, unsigned idesc,
-                                          int accumulate, int first, int step) {
+                                          int accumulate, int first, int step, float *scratch) {
   const attncc_emu_idesc id = attncc_emu_decode_idesc(idesc);
   const attncc_emu_sdesc a = attncc_emu_decode_sdesc(adesc), b = attncc_emu_decode_sdesc(bdesc);
   const bool aFromTmem = aTmem != 0xFFFFFFFFu;
@@ -296,27 +305,34 @@ ATTNCC_EMU_HD int attncc_emu_mma_f16_rows(unsigned *tmem, const unsigned char *s
     return 1;
   if (aFromTmem && (attncc_emu_tmem_lane(aTmem) != 0 || attncc_emu_tmem_col(aTmem) + 8 > ATTNCC_EMU_TMEM_COLS))
     return 1;
-  if (first < 0 || step < 1)
+  if (first < 0 || step < 1 || id.m > 128 || id.n > 256)
     return 1;
+  float *ga = scratch, *gb = scratch + 128 * 16;
+  for (int m = first; m < id.m; m += step)
+    for (int k = 0; k < 16; ++k) {
+      if (aFromTmem) {
+        const unsigned w = tmem[m * ATTNCC_EMU_TMEM_COLS + attncc_emu_tmem_col(aTmem) + k / 2];
+        const unsigned short h = (unsigned short)((k % 2) ? (w >> 16) : (w & 0xFFFFu));
+        ga[m * 16 + k] = id.atype == 1 ? attncc_emu_bf16(h) : attncc_emu_f16(h);
+      } else {
+        const unsigned at = attncc_emu_operand_addr(a, id.transA, (unsigned)m, (unsigned)k, 2);
+        if (at == 0xFFFFFFFFu)
+          return 1;
+        ga[m * 16 + k] = attncc_emu_elem(smem + at, id.atype);
+      }
+    }
+  for (int n = 0; n < id.n; ++n)
+    for (int k = 0; k < 16; ++k) {
+      const unsigned bt = attncc_emu_operand_addr(b, id.transB, (unsigned)n, (unsigned)k, 2);
+      if (bt == 0xFFFFFFFFu)
+        return 1;
+      gb[n * 16 + k] = attncc_emu_elem(smem + bt, id.btype);
+    }
   for (int m = first; m < id.m; m += step)
     for (int n = 0; n < id.n; ++n) {
       float acc = 0.0f;
       for (int k = 0; k < 16; ++k) {
-        float x;
-        if (aFromTmem) {
-          const unsigned w = tmem[m * ATTNCC_EMU_TMEM_COLS + attncc_emu_tmem_col(aTmem) + k / 2];
-          const unsigned short h = (unsigned short)((k % 2) ? (w >> 16) : (w & 0xFFFFu));
-          x = id.atype == 1 ? attncc_emu_bf16(h) : attncc_emu_f16(h);
-        } else {
-          const unsigned at = attncc_emu_operand_addr(a, id.transA, (unsigned)m, (unsigned)k, 2);
-          if (at == 0xFFFFFFFFu)
-            return 1;
-          x = attncc_emu_elem(smem + at, id.atype);
-        }
-        const unsigned bt = attncc_emu_operand_addr(b, id.transB, (unsigned)n, (unsigned)k, 2);
-        if (bt == 0xFFFFFFFFu)
-          return 1;
-        float y = attncc_emu_elem(smem + bt, id.btype);
+        const float x = ga[m * 16 + k], y = gb[n * 16 + k];
         acc += (id.negA ? -x : x) * (id.negB ? -y : y);
       }
       unsigned *d = &tmem[m * ATTNCC_EMU_TMEM_COLS + dCol + n];
@@ -332,8 +348,8 @@ ATTNCC_EMU_HD int attncc_emu_mma_f16_rows(unsigned *tmem, const unsigned char *s
 }
 ATTNCC_EMU_HD int attncc_emu_mma_f16(unsigned *tmem, const unsigned char *smem, unsigned dTmem, unsigned aTmem,
                                      unsigned long long adesc, unsigned long long bdesc, unsigned idesc,
-                                     int accumulate) {
-  return attncc_emu_mma_f16_rows(tmem, smem, dTmem, aTmem, adesc, bdesc, idesc, accumulate, 0, 1);
+                                     int accumulate, float *scratch) {
+  return attncc_emu_mma_f16_rows(tmem, smem, dTmem, aTmem, adesc, bdesc, idesc, accumulate, 0, 1, scratch);
 }
 
 
@@ -343,6 +359,8 @@ ATTNCC_EMU_HD int attncc_emu_mma_f16(unsigned *tmem, const unsigned char *smem, 
 #define ATTNCC_EMU_SLOTS 512 // CTAs that can hold tensor memory at once (256 KiB each)
 __device__ unsigned attncc_emu_pool[ATTNCC_EMU_SLOTS * ATTNCC_EMU_TMEM_LANES * ATTNCC_EMU_TMEM_COLS];
 __device__ int attncc_emu_busy[ATTNCC_EMU_SLOTS];
+// Each slot's operands of the MMA being computed (attncc_emu_mma_f16_rows).
+__device__ float attncc_emu_scratch[ATTNCC_EMU_SLOTS * ATTNCC_EMU_MMA_SCRATCH];
 struct attncc_emu_cta {
   unsigned slot;
   attncc_emu_tmem_alloc cols;
@@ -354,6 +372,9 @@ __device__ __forceinline__ attncc_emu_cta &attncc_emu_state() {
 }
 __device__ __forceinline__ unsigned *attncc_emu_tmem() {
   return attncc_emu_pool + (size_t)attncc_emu_state().slot * (ATTNCC_EMU_TMEM_LANES * ATTNCC_EMU_TMEM_COLS);
+}
+__device__ __forceinline__ float *attncc_emu_mma_scratch() {
+  return attncc_emu_scratch + (size_t)attncc_emu_state().slot * ATTNCC_EMU_MMA_SCRATCH;
 }
 __device__ __noinline__ void attncc_emu_fail(const char *what, int code) {
   printf("attncc tcgen05 emulator: block (%d,%d,%d) thread %d: %s (%d)\n", (int)blockIdx.x, (int)blockIdx.y,
@@ -402,13 +423,14 @@ __device__ __forceinline__ void attncc_tcgen05_dealloc(unsigned taddr, unsigned 
 __device__ __forceinline__ void attncc_tcgen05_mma_ss(unsigned d, unsigned long long da, unsigned long long db,
                                                       unsigned idesc, unsigned accumulate) {
   const unsigned char *window = (const unsigned char *)__cvta_shared_to_generic(0);
-  if (int e = attncc_emu_mma_f16(attncc_emu_tmem(), window, d, 0xFFFFFFFFu, da, db, idesc, accumulate != 0))
+  if (int e = attncc_emu_mma_f16(attncc_emu_tmem(), window, d, 0xFFFFFFFFu, da, db, idesc, accumulate != 0,
+                                 attncc_emu_mma_scratch()))
     attncc_emu_fail("tcgen05.mma (SS): a descriptor or shape the emulator does not run", e);
 }
 __device__ __forceinline__ void attncc_tcgen05_mma_ts(unsigned d, unsigned a, unsigned long long db, unsigned idesc,
                                                       unsigned accumulate) {
   const unsigned char *window = (const unsigned char *)__cvta_shared_to_generic(0);
-  if (int e = attncc_emu_mma_f16(attncc_emu_tmem(), window, d, a, 0, db, idesc, accumulate != 0))
+  if (int e = attncc_emu_mma_f16(attncc_emu_tmem(), window, d, a, 0, db, idesc, accumulate != 0, attncc_emu_mma_scratch()))
     attncc_emu_fail("tcgen05.mma (TS): a descriptor or shape the emulator does not run", e);
 }
 // commit: the products issued so far are done; arrive on the mbarrier

@@ -324,14 +324,15 @@ TEST_CASE("tcgen05 emulator: one M = 128, N = 8 MMA, SS and TS forms", "[tcgen05
     }
   const unsigned idesc = 0x08020490u; // M 128, N 8, bf16 -> f32, K/K
   std::vector<unsigned> tmem(128 * 512, 0);
+  std::vector<float> scratch(ATTNCC_EMU_MMA_SCRATCH); // the operands, read once
   const unsigned long long adesc = kSw, bdesc = kSw | (16384ull >> 4);
-  REQUIRE(attncc_emu_mma_f16(tmem.data(), s.data(), /*d at column*/ 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0) == 0);
+  REQUIRE(attncc_emu_mma_f16(tmem.data(), s.data(), /*d at column*/ 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, scratch.data()) == 0);
   CHECK(f32(tmem[0 * 512 + 40 + 0]) == 0.0f);    // m 0, n 0
   CHECK(f32(tmem[5 * 512 + 40 + 3]) == 53.0f);   // 16 * 3 + 5
   CHECK(f32(tmem[127 * 512 + 40 + 7]) == 127.0f); // 16 * 7 + 15
   CHECK(f32(tmem[20 * 512 + 40 + 2]) == 36.0f);  // 16 * 2 + 4
   // Accumulating adds the same again; column 39 and 48 are untouched.
-  REQUIRE(attncc_emu_mma_f16(tmem.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 1) == 0);
+  REQUIRE(attncc_emu_mma_f16(tmem.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 1, scratch.data()) == 0);
   CHECK(f32(tmem[5 * 512 + 40 + 3]) == 106.0f);
   CHECK(tmem[5 * 512 + 39] == 0u);
   CHECK(tmem[5 * 512 + 48] == 0u);
@@ -343,26 +344,26 @@ TEST_CASE("tcgen05 emulator: one M = 128, N = 8 MMA, SS and TS forms", "[tcgen05
     unsigned k = m % 16;
     t2[m * 512 + 200 + k / 2] |= static_cast<unsigned>(bf16(2.0f)) << ((k % 2) * 16);
   }
-  REQUIRE(attncc_emu_mma_f16(t2.data(), s.data(), 0, 200, 0, bdesc, idesc, 0) == 0);
+  REQUIRE(attncc_emu_mma_f16(t2.data(), s.data(), 0, 200, 0, bdesc, idesc, 0, scratch.data()) == 0);
   CHECK(f32(t2[5 * 512 + 3]) == 106.0f);
   CHECK(f32(t2[18 * 512 + 1]) == 36.0f); // 2 * (16 + 2)
   // Refused: A from tensor memory marked MN-major; a Hopper B descriptor.
-  CHECK(attncc_emu_mma_f16(t2.data(), s.data(), 0, 200, 0, bdesc, idesc | (1u << 15), 0) == 1);
-  CHECK(attncc_emu_mma_f16(t2.data(), s.data(), 0, 200, 0, bdesc & ~(1ull << 46), idesc, 0) == 1);
+  CHECK(attncc_emu_mma_f16(t2.data(), s.data(), 0, 200, 0, bdesc, idesc | (1u << 15), 0, scratch.data()) == 1);
+  CHECK(attncc_emu_mma_f16(t2.data(), s.data(), 0, 200, 0, bdesc & ~(1ull << 46), idesc, 0, scratch.data()) == 1);
   // Split over a warp: lane t computes rows t, t + 32, t + 64, t + 96; the
   // 32 lanes together write what one call writes, bit for bit, and lane 5
   // alone writes only its rows.
   std::vector<unsigned> t3(128 * 512, 0);
   for (int t = 0; t < 32; ++t)
-    REQUIRE(attncc_emu_mma_f16_rows(t3.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, t, 32) == 0);
+    REQUIRE(attncc_emu_mma_f16_rows(t3.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, t, 32, scratch.data()) == 0);
   std::vector<unsigned> one(128 * 512, 0);
-  REQUIRE(attncc_emu_mma_f16(one.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0) == 0);
+  REQUIRE(attncc_emu_mma_f16(one.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, scratch.data()) == 0);
   CHECK(t3 == one);
   std::vector<unsigned> t4(128 * 512, 0);
-  REQUIRE(attncc_emu_mma_f16_rows(t4.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, 5, 32) == 0);
+  REQUIRE(attncc_emu_mma_f16_rows(t4.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, 5, 32, scratch.data()) == 0);
   CHECK(f32(t4[37 * 512 + 40 + 3]) == 53.0f); // row 37: 16 * 3 + 5
   CHECK(t4[36 * 512 + 40 + 3] == 0u);         // row 36 is lane 4's
-  CHECK(attncc_emu_mma_f16_rows(t4.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, 0, 0) == 1);
+  CHECK(attncc_emu_mma_f16_rows(t4.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, 0, 0, scratch.data()) == 1);
 }
 
 TEST_CASE("tcgen05 emulator: its 16-bit floats are the references'", "[tcgen05][emulate]") {
@@ -405,10 +406,10 @@ TEST_CASE("tcgen05 emulator: the header compiles as device code", "[tcgen05][emu
   // and for sm_100a: it compiles, without spills.
   std::string src = cudaHeader("tcgen05_emu.cuh") + R"(
 extern "C" __global__ void emu_mma(unsigned *tmem, unsigned long long a, unsigned long long b, unsigned idesc,
-                                   int *bad) {
+                                   int *bad, float *scratch) {
   const unsigned char *window = (const unsigned char *)__cvta_shared_to_generic(0);
   if (threadIdx.x == 0)
-    *bad = attncc_emu_mma_f16(tmem, window, 0, 0xFFFFFFFFu, a, b, idesc, 1);
+    *bad = attncc_emu_mma_f16(tmem, window, 0, 0xFFFFFFFFu, a, b, idesc, 1, scratch);
 }
 )";
   for (std::string arch : {"sm_90a", "sm_100a"}) {
