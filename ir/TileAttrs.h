@@ -56,6 +56,8 @@
 //                                        for the tcgen05 mma warp after them)
 //   attncc.issue  (unit)                 the scf.if in which one thread
 //                                        issues a tcgen05 product, and
+//   attncc.qtile  = <g>                  with two Q tiles: the issue block
+//                                        of Q tile g's part of a product
 //   attncc.issue_sync (unit)             the barrier before it
 //                                        (attncc-lower-tcgen05; attncc-mma-
 //                                        role moves them to the mma warp)

@@ -17,12 +17,14 @@
 //       tiles rounded up to a power of two, at least 32 (the ISA's rule for
 //       tcgen05.alloc). The allocation is ops:
 //         a 4-byte shared word for the address and an 8-byte mbarrier
-//         that the products' commits arrive on (memref.views after the
-//         other buffers, marked attncc.mma_done; attncc.tile.smem grows by
-//         16 bytes; with an mma warp, attncc.tile.mma, a second mbarrier
-//         marked attncc.mma_ready that the W row warps' threads arrive on,
-//         24 bytes); thread 0 initializes the mbarriers (one arrival for
-//         the commits, 32 W for the row warps)
+//         per Q tile that the products' commits arrive on (memref.views
+//         after the other buffers, marked attncc.mma_done, Q tile g's at
+//         element 2g; attncc.tile.smem grows by 16 bytes a Q tile; with an
+//         mma warp, attncc.tile.mma, a second view 8 bytes on, marked
+//         attncc.mma_ready, whose element 2g each Q tile's warpgroup
+//         arrives on, 8 bytes more); thread 0
+//         initializes the mbarriers (one arrival for the commits, 32 W / Q
+//         for the row warps of a Q tile)
 //         warp 0: nvvm.tcgen05.alloc into it, nvvm.tcgen05.relinquish_alloc_permit
 //         nvvm.tcgen05.fence before, gpu.barrier, nvvm.tcgen05.fence after
 //         %tmem = memref.load of the word (i32: lane 31-16, column 15-0),
@@ -110,7 +112,10 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   int64_t at = llvm::alignTo(smem, 16);
   auto mmaRole = tile.getAs<IntegerAttr>("mma");
   NamedAttrList t(tile);
-  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), at + (mmaRole ? 24 : 16)));
+  // The address word (8 bytes with padding), then the mbarriers, 16 bytes
+  // a Q tile: its mma_done, and with an mma warp its mma_ready after it (so
+  // a thread finds both from one address).
+  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), at + 8 + 16 * (qTiles - 1) + (mmaRole ? 16 : 8)));
   t.set("tmem", IntegerAttr::get(IntegerType::get(ctx, 64), cols));
   if (qTiles > 1)
     t.set("tmem_qtile", IntegerAttr::get(IntegerType::get(ctx, 64), sCols + oCols));
@@ -139,7 +144,8 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   }
   // The mbarrier the products' tcgen05.commit arrives on (attncc-lower-
   // tcgen05 waits on it), one arrival a phase, initialized by thread 0.
-  auto barT = MemRefType::get({1}, b.getI64Type(), MemRefLayoutAttrInterface{},
+  // Element 2g is Q tile g's mbarrier.
+  auto barT = MemRefType::get({2 * qTiles - 1}, b.getI64Type(), MemRefLayoutAttrInterface{},
                               gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   Value bar = b.create<memref::ViewOp>(monoid::named(loc, "mma_done"), barT, raw, consts.index(at + 8), ValueRange{});
   bar.getDefiningOp()->setAttr("attncc.mma_done", b.getUnitAttr());
@@ -149,9 +155,16 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
     auto i = b.create<scf::IfOp>(loc, t0, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(i.thenBlock()->getTerminator());
-    Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, bar);
-    Value p = b.create<LLVM::IntToPtrOp>(loc, sharedPtr, Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
-    b.create<NVVM::MBarrierInitOp>(loc, p, consts.i32(1), Value{});
+    // Q tile g's mbarrier is 16 bytes after tile g - 1's.
+    auto nth = [&](Value view, int64_t g) {
+      Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, view);
+      if (g)
+        addr = b.create<arith::AddIOp>(loc, addr, consts.index(16 * g));
+      return b.create<LLVM::IntToPtrOp>(loc, sharedPtr, Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)))
+          .getResult();
+    };
+    for (int64_t g = 0; g < qTiles; ++g)
+      b.create<NVVM::MBarrierInitOp>(loc, nth(bar, g), consts.i32(1), Value{});
     if (mmaRole) {
       // WSPEC=load1/mma1: the mbarrier every thread of the row warps
       // arrives on when a product's operands are in place (attncc-mma-role
@@ -159,13 +172,14 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPoint(i);
       Value ready =
-          b.create<memref::ViewOp>(monoid::named(loc, "mma_ready"), barT, raw, consts.index(at + 16), ValueRange{});
+          b.create<memref::ViewOp>(monoid::named(loc, "mma_ready"), barT, raw, consts.index(at + 16),
+                                   ValueRange{});
       ready.getDefiningOp()->setAttr("attncc.mma_ready", b.getUnitAttr());
       b.setInsertionPoint(i.thenBlock()->getTerminator());
-      Value ra = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, ready);
-      Value rp = b.create<LLVM::IntToPtrOp>(loc, sharedPtr, Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), ra)));
-      int64_t rowThreads = tile.getAs<IntegerAttr>("warps").getInt() * 32;
-      b.create<NVVM::MBarrierInitOp>(loc, rp, consts.i32(rowThreads), Value{});
+      // Each Q tile's warpgroup arrives on its own.
+      int64_t rowThreads = tile.getAs<IntegerAttr>("warps").getInt() * 32 / qTiles;
+      for (int64_t g = 0; g < qTiles; ++g)
+        b.create<NVVM::MBarrierInitOp>(loc, nth(ready, g), consts.i32(rowThreads), Value{});
     }
     b.create<NVVM::FenceMbarrierInitOp>(loc);
   }

@@ -49,6 +49,13 @@
 //       so a warp whose 32 rows all kept their maximum (factors exactly 1)
 //       skips it; the vote, not the thread's own test, because tcgen05.ld
 //       and st are warp-wide.
+//       Two Q tiles (w8x1: attncc.tile.tmem_qtile, the columns of one Q
+//       tile): warp w's lane quarter is w % 4 in the columns of Q tile
+//       w / 4 (%mine adds w / 4 * tmem_qtile), and the issue block comes
+//       once per Q tile (attncc.qtile = g): D and, in the TS form, P at
+//       tile g's columns, in the SS form A from rows [128g, 128g + 128) of
+//       the staged Q, committed to tile g's mbarrier (element 2g of the
+//       mma_done view); every thread waits on its own tile's.
 //       The product is complete when the op is done (the issuing thread's
 //       commit, waited for by every thread), so attncc-place-waits treats
 //       it like mma.sync: a TMA slot is released right after its reader.
@@ -224,6 +231,25 @@ private:
     }
   }
 
+  /// Q tile g's mbarrier (two Q tiles), where the builder is.
+  Value donePtr(int64_t g) {
+    Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, bar);
+    if (g)
+      addr = b.create<arith::AddIOp>(loc, addr, index(16 * g));
+    return b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_done_q" + std::to_string(g)),
+                                      LLVM::LLVMPointerType::get(b.getContext(), 3),
+                                      Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
+  }
+  /// The mbarrier of this thread's Q tile (two Q tiles), made where it is
+  /// waited on rather than kept live through the fold.
+  Value myDonePtr() {
+    Value w = b.create<gpu::SubgroupIdOp>(loc, /*upperBound=*/nullptr);
+    Value addr = b.create<arith::AddIOp>(
+        loc, b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, bar),
+        Value(b.create<arith::MulIOp>(loc, Value(b.create<arith::ShRUIOp>(loc, w, index(2))), index(16))));
+    return b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_done_mine"), LLVM::LLVMPointerType::get(b.getContext(), 3),
+                                      Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
+  }
   Value i32(int64_t v) { return consts.i32(v); }
   Value index(int64_t v) { return consts.index(v); }
   Value tmemPtr(Value addr) {
@@ -380,17 +406,19 @@ private:
         return failure();
       aMem = *am;
     }
-    {
+    // One m128 product per Q tile, into its own columns, each committed
+    // to its own mbarrier; both read the same B block (two Q tiles share
+    // each K and V block).
+    for (int64_t g = 0; g < qTiles; ++g) {
       auto issue = b.create<scf::IfOp>(loc, tid0, /*withElseRegion=*/false);
       issue->setAttr("attncc.issue", b.getUnitAttr());
-      OpBuilder::InsertionGuard g(b);
+      if (qTiles > 1)
+        issue->setAttr("attncc.qtile", b.getI64IntegerAttr(g));
+      OpBuilder::InsertionGuard g0(b);
       b.setInsertionPoint(issue.thenBlock()->getTerminator());
-      Value descI = b.create<arith::ConstantIntOp>(monoid::named(loc, "idesc"), static_cast<int64_t>(*idesc), 32);
-      // One m128 product per Q tile, into its own columns; both read the
-      // same B block (two Q tiles share each K and V block).
-      for (int64_t g = 0; g < qTiles; ++g) {
       Value dg = g ? b.create<arith::AddIOp>(loc, d, i32(g * qtileCols)).getResult() : d;
       Value dPtr = tmemPtr(dg);
+      Value descI = b.create<arith::ConstantIntOp>(monoid::named(loc, "idesc"), static_cast<int64_t>(*idesc), 32);
       auto loop = b.create<scf::ForOp>(loc, index(0), index(kc), index(1));
       loop->setAttr("attncc.unroll", b.getUnitAttr());
       loop.getInductionVar().setLoc(monoid::named(loc, "kc"));
@@ -421,15 +449,15 @@ private:
                                      NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false, dPtr, a, db, descI,
                                      on, /*scaleInputD=*/Value{}, /*disableOutputLane=*/Value{});
       }
-      }
-      b.create<NVVM::Tcgen05CommitOp>(monoid::named(loc, "the product arrives on mma_done when it is done"), barPtr,
-                                      Value{}, NVVM::CTAGroupKind::CTA_1);
+      b.create<NVVM::Tcgen05CommitOp>(monoid::named(loc, "the product arrives on mma_done when it is done"),
+                                      qTiles > 1 ? donePtr(g) : barPtr, Value{}, NVVM::CTAGroupKind::CTA_1);
     }
     // Every thread waits for the phase this product completes.
     Value count = b.create<memref::LoadOp>(loc, phase, ValueRange{});
     b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, i32(1))), phase, ValueRange{});
     Value parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, i32(1));
-    b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, name + " is done"), barPtr, parity, i32(10000000));
+    b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, name + " is done"), qTiles > 1 ? myDonePtr() : barPtr,
+                                            parity, i32(10000000));
     b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value lhs = c.getLhs();
     if (keep) {

@@ -34,6 +34,13 @@
 //       protocol stays one product at a time: the ready and done phases
 //       alternate, so neither mbarrier can run a phase ahead) and release
 //       the K and V slots after it, as before.
+//       Two Q tiles (w8x1, attncc.tile.tmem_qtile): the issue blocks come
+//       one per Q tile (attncc.qtile = g), each committing to its tile's
+//       mma_done; warpgroup g arrives on its own mma_ready (element 2g of
+//       the view), and the mma warp waits on tile g's before it issues
+//       tile g's block (one count a product: both tiles wait for the same
+//       phase). So warpgroup 0 runs its softmax while tile 1's product is
+//       computed, and the other way round (seed 000, chapter 5).
 // Refused: a product or a TMA wait inside a branch of the row warps, or one
 //       whose operands depend on a branch's result.
 //
@@ -195,6 +202,8 @@ private:
 };
 
 struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
+  Value parity;    // the mma warp's wait of the product being cloned
+  Value readyAddr; // the first mma_ready mbarrier's address (index)
   LogicalResult split(gpu::GPUFuncOp f) {
     auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
     if (!tile || !tile.getAs<IntegerAttr>("mma"))
@@ -228,6 +237,23 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
     Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, readyView);
     Value readyPtr = b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_ready"), LLVM::LLVMPointerType::get(ctx, 3),
                                                 Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
+    // Two Q tiles: each warpgroup arrives on its own mbarrier (Q tile g's
+    // is 16 bytes after tile g - 1's), the mma warp waits on each before
+    // it issues that tile's product.
+    readyAddr = addr;
+    bool perTile = static_cast<bool>(tile.getAs<IntegerAttr>("tmem_qtile"));
+    // The row warps' mbarrier, made where they arrive rather than kept
+    // live through the fold.
+    auto rowReady = [&]() -> Value {
+      if (!perTile)
+        return readyPtr;
+      Value w = b.create<gpu::SubgroupIdOp>(loc, /*upperBound=*/nullptr);
+      Value mine = b.create<arith::AddIOp>(
+          loc, b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, readyView),
+          Value(b.create<arith::MulIOp>(loc, Value(b.create<arith::ShRUIOp>(loc, w, consts.index(2))), consts.index(16))));
+      return b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_ready_mine"), LLVM::LLVMPointerType::get(ctx, 3),
+                                        Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), mine)));
+    };
 
     // The mma warp, after the producer's region.
     b.setInsertionPoint(roles.getThenRegion().front().getTerminator());
@@ -264,7 +290,7 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
       b.setInsertionPoint(s);
       b.create<NVVM::MBarrierArriveOp>(monoid::named(loc, "the operands are in tensor memory and the last results "
                                                            "were read"),
-                                       Type{}, readyPtr, Value{});
+                                       Type{}, rowReady(), Value{});
       fence->erase();
       s->erase();
     }
@@ -300,14 +326,29 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
       if (!slice.contains(&op))
         continue;
       if (op.hasAttr("attncc.issue")) {
-        Value count = b.create<memref::LoadOp>(loc, waits, ValueRange{});
-        b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, consts.i32(1))), waits, ValueRange{});
-        Value parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, consts.i32(1));
-        b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, "the operands are ready"), readyPtr, parity,
+        // One phase a product: Q tile g > 0's issue block follows tile 0's
+        // of the same product and waits for the same phase on its own
+        // mbarrier.
+        auto qtile = op.getAttrOfType<IntegerAttr>("attncc.qtile");
+        int64_t g = qtile ? qtile.getInt() : 0;
+        if (g == 0) {
+          Value count = b.create<memref::LoadOp>(loc, waits, ValueRange{});
+          b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, consts.i32(1))), waits,
+                                    ValueRange{});
+          parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, consts.i32(1));
+        }
+        Value ready = readyPtr;
+        if (g) {
+          Value a = b.create<arith::AddIOp>(loc, readyAddr, consts.index(16 * g));
+          ready = b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_ready_q" + std::to_string(g)),
+                                             LLVM::LLVMPointerType::get(b.getContext(), 3),
+                                             Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), a)));
+        }
+        b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, "the operands are ready"), ready, parity,
                                                 consts.i32(10000000));
         b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
         auto issue = b.create<scf::IfOp>(op.getLoc(), issuer, /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard g(b);
+        OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(issue.thenBlock()->getTerminator());
         for (Operation &in : cast<scf::IfOp>(op).thenBlock()->without_terminator())
           b.clone(in, map);

@@ -111,3 +111,43 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Two Q tiles (w8x1: 8 row warps, 256 rows): each Q tile has its own S
+// (64 columns) and O (64 columns), the second tile's after the first's
+// (tmem_qtile = 128), 256 columns in all; one mma_done mbarrier per Q tile,
+// 16 bytes apart (element 2g of the view), each initialized for the one
+// commit of its tile's products: the word and the view of three, 32 bytes
+// of shared memory (element 1, where an mma warp's ready mbarrier would
+// go, unused).
+// CHECK-LABEL: gpu.func @two_q_tiles
+// CHECK-SAME:  attncc.tile = {rows = 256 : i64, smem = 49184 : i64, tmem = 256 : i64, tmem_qtile = 128 : i64, warps = 8 : i64}
+// CHECK:       %[[BAR:.+]] = memref.view %{{.+}}[%c49160][] {attncc.mma_done} : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xi64, #gpu.address_space<workgroup>>
+// CHECK:       scf.if
+// CHECK-NEXT:    %[[B0:.+]] = memref.extract_aligned_pointer_as_index %[[BAR]]
+// CHECK-NEXT:    %[[B064:.+]] = arith.index_cast %[[B0]] : index to i64
+// CHECK-NEXT:    %[[P0:.+]] = llvm.inttoptr %[[B064]] : i64 to !llvm.ptr<3>
+// CHECK-NEXT:    nvvm.mbarrier.init %[[P0]], %c1_i32 : !llvm.ptr<3>, i32
+// CHECK-NEXT:    %[[B1:.+]] = memref.extract_aligned_pointer_as_index %[[BAR]]
+// CHECK-NEXT:    %[[B116:.+]] = arith.addi %[[B1]], %c16 : index
+// CHECK-NEXT:    %[[B164:.+]] = arith.index_cast %[[B116]] : index to i64
+// CHECK-NEXT:    %[[P1:.+]] = llvm.inttoptr %[[B164]] : i64 to !llvm.ptr<3>
+// CHECK-NEXT:    nvvm.mbarrier.init %[[P1]], %c1_i32 : !llvm.ptr<3>, i32
+// CHECK:       vector.contract {{.+}} {attncc.atom = "tcgen05.m128n64k16", attncc.tmem_col = 0 : i64}
+// CHECK:       vector.contract {{.+}} {attncc.atom = "tcgen05.m128n64k16", attncc.tmem_col = 64 : i64}
+// CHECK:       nvvm.tcgen05.dealloc %{{.+}}, %c256_i32 : !llvm.ptr<6>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @two_q_tiles(%q: vector<256x64xbf16>, %k: vector<64x64xbf16>, %p: vector<256x64xbf16>, %v: vector<64x64xbf16>, %o: vector<256x64xf32>, %out: memref<256x64xf32>) kernel attributes {attncc.tile = {rows = 256 : i64, smem = 49152 : i64, warps = 8 : i64}, known_block_size = array<i32: 256, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 1024 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant dense<0.0> : vector<256x64xf32>
+      %s = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k, %zero {attncc.atom = "tcgen05.m128n64k16"} : vector<256x64xbf16>, vector<64x64xbf16> into vector<256x64xf32>
+      %r = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %v, %o {attncc.atom = "tcgen05.m128n64k16"} : vector<256x64xbf16>, vector<64x64xbf16> into vector<256x64xf32>
+      %sum = arith.addf %s, %r : vector<256x64xf32>
+      vector.transfer_write %sum, %out[%c0, %c0] {in_bounds = [true, true]} : vector<256x64xf32>, memref<256x64xf32>
+      gpu.return
+    }
+  }
+}
