@@ -8,9 +8,9 @@
 set -u
 export COMMIT=${COMMIT:-wip}
 mkdir -p $OUT/v
-OUT=$OUT/v SWEEP="bench/sweep-tcgen05-q2.txt" FULL="" LADDER="" SAN="${SAN:-q2-97-c q2-ws6-97-c}" CONTROLS="" REFS="" \
+OUT=$OUT/v SWEEP="${SWEEP:-bench/sweep-tcgen05-q2.txt}" FULL="" LADDER="" SAN="${SAN:-q2-97-c q2-ws6-97-c}" CONTROLS="" REFS="" \
   STEP_TIMEOUT=240 SAN_TIMEOUT=${SAN_TIMEOUT:-150} timeout 500 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -24
-python3 scripts/results-json.py $OUT/v --what "bench/q2-call.sh: two Q tiles per CTA (w8x1) under emulation (bench/sweep-tcgen05-q2.txt); ${SAN_TOOLS:-memcheck and racecheck} of $SAN" > /dev/null 2>&1 || echo results-json failed
+python3 scripts/results-json.py $OUT/v --what "bench/q2-call.sh: two Q tiles per CTA (w8x1) under emulation (${SWEEP:-bench/sweep-tcgen05-q2.txt}); ${SAN_TOOLS:-memcheck and racecheck} of $SAN" > /dev/null 2>&1 || echo results-json failed
 rm -f $OUT/v/verify.jsonl $OUT/v/gpu.txt
 source scripts/gpu-build-runner.sh > /dev/null 2>&1
 timeout 60 "$R" --json $OUT/v/planted.jsonl build-bundles/q2-planted 2>&1 | tail -2
