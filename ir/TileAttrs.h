@@ -53,7 +53,10 @@
 //   attncc.tile   = {warps, rows, smem}  a kernel's CTA tile (attncc-atomize;
 //                                        also producers = the TMA warps
 //                                        after the W that own rows, mma = 1
-//                                        for the tcgen05 mma warp after them)
+//                                        for the tcgen05 mma warp after them,
+//                                        idle = 2 for the warps that make
+//                                        those a whole warpgroup, for
+//                                        setmaxnreg)
 //   attncc.issue  (unit)                 the scf.if in which one thread
 //                                        issues a tcgen05 product, and
 //   attncc.qtile  = <g>                  with two Q tiles: the issue block

@@ -180,25 +180,27 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     int64_t threads = int64_t(block[0]) * block[1] * block[2];
     if (threads % 32)
       return f.emitOpError("attncc-atomize: ") << threads << " threads is not whole warps";
-    int64_t warps = threads / 32, rows = 0, producers = 0, mmaWarps = 0;
+    int64_t warps = threads / 32, rows = 0, producers = 0, mmaWarps = 0, idleWarps = 0;
     bool wgmma = false, tcgen05 = false;
     // WSPEC=load1 (attncc-partition): one warp past the warpgroups that own
     // the wgmma rows (16 per warp) or the tcgen05 rows (32 per warp, a lane
     // quarter each) only copies blocks in. With tcgen05, two warps past
     // them are load1/mma1: the producer, then the warp that issues the
-    // products (attncc-mma-role).
+    // products (attncc-mma-role); four are load1/mma1 and two idle warps
+    // that complete their warpgroup (two Q tiles, attncc-partition).
     f.walk([&](vector::ContractionOp c) {
       auto acc = dyn_cast<VectorType>(c.getAccType());
       auto family = c->getAttrOfType<StringAttr>("attncc.family");
       bool tc = family && family.getValue() == "tcgen05";
       int64_t perWarp = tc ? 32 : 16;
       int64_t extra = acc && acc.getRank() == 2 ? warps - acc.getDimSize(0) / perWarp : 0;
-      if (family && (extra == 1 || extra == 4)) {
-        producers = extra;
-        warps -= extra;
-      } else if (tc && extra == 2) {
+      if (tc && (extra == 2 || extra == 4)) { // load1/mma1 (4: and two idle warps, attncc-partition)
         producers = 1;
         mmaWarps = 1;
+        idleWarps = extra - 2;
+        warps -= extra;
+      } else if (family && (extra == 1 || extra == 4)) {
+        producers = extra;
         warps -= extra;
       }
       return WalkResult::interrupt();
@@ -365,6 +367,8 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       tileAttrs.push_back(b.getNamedAttr("producers", b.getI64IntegerAttr(producers)));
     if (mmaWarps)
       tileAttrs.push_back(b.getNamedAttr("mma", b.getI64IntegerAttr(mmaWarps)));
+    if (idleWarps)
+      tileAttrs.push_back(b.getNamedAttr("idle", b.getI64IntegerAttr(idleWarps)));
     f->setAttr("attncc.tile", b.getDictionaryAttr(tileAttrs));
     // A tiled CTA is sized to have an SM to itself (its registers and shared
     // memory): NVVM's minimum of CTAs per SM, which the emitter prints in

@@ -430,6 +430,12 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     for (const ::attncc::WarpRole &w : sched.wspec)
       if (w.role == "load" || w.role == "mma")
         extraWarps += w.warps;
+    // Two tcgen05 Q tiles with the load and mma warps: two idle warps make
+    // those a whole warpgroup, which hands registers to the row warpgroups
+    // (setmaxnreg is per warpgroup; attncc-warp-specialize): at 10 warps
+    // ptxas caps every thread at 168 registers.
+    if (tile.atom->kind == ::attncc::AtomKind::Tcgen05 && tile.wm * tile.wn == 8 && extraWarps == 2)
+      extraWarps = 4;
     SmallVector<NamedAttribute> cta{
         fb.getNamedAttr("threads", fb.getI64IntegerAttr((tile.wm * tile.wn + extraWarps) * 32)),
         fb.getNamedAttr("rows", fb.getI64IntegerAttr(rows))};

@@ -7,13 +7,16 @@
 // Post: the kernel body is split by warp role:
 //         %warp = gpu.subgroup_id, %lane = gpu.lane_id
 //         scf.if %warp >= W {                    attncc.roles: the producers
-//           nvvm.setmaxregister decrease 40      (load4: a whole warpgroup)
+//           nvvm.setmaxregister decrease 40      (load4: a whole warpgroup;
+//                                                 56 with tcgen05's load and
+//                                                 mma warps and two idle ones,
+//                                                 attncc.tile.idle = 2)
 //           scf.if %warp == W { scf.if lane == 0 {   one thread issues every copy
 //             <the TMA copies, the index math they need, and the loops
 //              around them as bare counted loops>
 //           } }
 //         } else {                               the consumers
-//           nvvm.setmaxregister increase R       (load4: R = the registers the
+//           nvvm.setmaxregister increase R       (load4, idle: R = the registers the
 //                                                 producers leave, per thread,
 //                                                 at most 256)
 //           <the kernel as it was>
@@ -168,10 +171,13 @@ struct WarpSpecialize : mlir::attncc::impl::WarpSpecializeBase<WarpSpecialize> {
     Block *consumer = &roles.getElseRegion().front();
     for (Operation *op : kernel)
       op->moveBefore(consumer->getTerminator());
-    // A producer warpgroup (load4) hands registers to the consumers:
+    // A producer warpgroup (load4; with tcgen05 the load and mma warps and
+    // two idle ones, attncc.tile.idle) hands registers to the consumers:
     // setmaxnreg is per warpgroup, so it needs whole warpgroups.
-    const int64_t prodRegs = 40;
-    if (producers == 4) {
+    auto idle = tile.getAs<IntegerAttr>("idle");
+    bool handOver = producers == 4 || (idle && idle.getInt() > 0);
+    const int64_t prodRegs = producers == 4 ? 40 : 56; // the mma warp builds descriptors
+    if (handOver) {
       int64_t consRegs = std::min<int64_t>(256, (65536 - 128 * prodRegs) / (warps * 32) / 8 * 8);
       b.setInsertionPointToStart(consumer);
       b.create<NVVM::SetMaxRegisterOp>(loc, consRegs, NVVM::SetMaxRegisterAction::increase);
@@ -179,7 +185,7 @@ struct WarpSpecialize : mlir::attncc::impl::WarpSpecializeBase<WarpSpecialize> {
 
     // The producers: one thread issues every copy.
     b.setInsertionPoint(roles.getThenRegion().front().getTerminator());
-    if (producers == 4)
+    if (handOver)
       b.create<NVVM::SetMaxRegisterOp>(loc, prodRegs, NVVM::SetMaxRegisterAction::decrease);
     Value first = b.create<arith::CmpIOp>(monoid::named(loc, "loader"), arith::CmpIPredicate::eq, warp, index(warps));
     auto firstWarp = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);

@@ -77,6 +77,29 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// tcgen05 with two Q tiles and WSPEC=load1/mma1: the load and mma warps and
+// two idle warps (attncc.tile.idle) make one warpgroup, which keeps 56
+// registers a thread (the mma warp builds descriptors); the 8 row warps take
+// (65536 - 128 * 56) / 256 = 228 -> 224.
+
+// CHECK-LABEL: gpu.func @load1_mma1_idle2
+// CHECK:       scf.if %{{.+}} {
+// CHECK-NEXT:    nvvm.setmaxregister decrease 56
+// CHECK:       } else {
+// CHECK-NEXT:    nvvm.setmaxregister increase 224
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @load1_mma1_idle2(%k: memref<256x64xf16>, %out: memref<64x64xf16>) kernel attributes {attncc.tile = {idle = 2 : i64, mma = 1 : i64, producers = 1 : i64, rows = 256 : i64, smem = 17408 : i64, warps = 8 : i64}} {
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : f16
+      %k_j = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // A kernel without producers is left alone.
 
 // CHECK-LABEL: gpu.func @none
