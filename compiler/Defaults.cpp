@@ -165,23 +165,27 @@ const TcEntry kWgmma[] = {
 #undef T3WG
 #undef LPT_MMA
 #undef LPT_WG
-/// tcgen05 prefill schedules (sm_100a only), for head dims 64 and 128: the
-/// one geometry built (issue 14, step 1: one m128 product per CTA, four
-/// warps, K and V by a TMA ring, S/P/O in tensor memory). NOT TIMED: no
-/// B200 has run them. Checked on the H200 under --emulate (the tcgen05
-/// instructions emulated, compiled for sm_90a).
-#define T5 "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,EXP=ex2"
-#define T5NOTE "not timed: no B200 has run it; checked on the H200 under --emulate (the sweep of " \
-               "bench/sweep-tcgen05.txt, bench/results/2026-12-02-h200-tcgen05-emulated-verify-2.json)"
+/// tcgen05 prefill schedules (sm_100a only), for head dims 64 and 128:
+/// seed 000's structure as far as it is built (FlashAttention-4's kernel 5
+/// with its roles: two Q tiles per CTA, each with its own warpgroup and
+/// tensor-memory columns, a TMA warp, an mma warp; S/P/O in tensor memory,
+/// hardware ex2). NOT TIMED: no B200 has run them; the choice follows the
+/// seed's B200 measurements (chapter 5, two Q tiles: 26.5 % -> 40.5 % of
+/// peak), not ours. Checked on the H200 under --emulate (the tcgen05
+/// instructions emulated, compiled for sm_90a). Until 2026-12-04 the rows
+/// were rung T3 (one Q tile, one issuing thread, no roles).
+#define T5 "STAGE@kv=d2/tma/ring/swz128,STAGE@q=d1/cp/swz128,WSPEC=load1/mma1/softmax8,EXP=ex2"
+#define T5NOTE "not timed: no B200 has run it; checked on the H200 under --emulate (bench/sweep-tcgen05-rungs.txt, " \
+               "rung T5 of bench/ladder-tcgen05.txt)"
 const TcEntry kTcgen05[] = {
-    {64, false, false, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
-    {64, true, false, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
-    {128, false, false, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
-    {128, true, false, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
-    {64, false, true, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
-    {64, true, true, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
-    {128, false, true, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
-    {128, true, true, "m128n64k16/w4x1/f1x1/k4", T5, T5NOTE},
+    {64, false, false, "m128n64k16/w8x1/f1x1/k4", T5, T5NOTE},
+    {64, true, false, "m128n64k16/w8x1/f1x1/k4", T5, T5NOTE},
+    {128, false, false, "m128n64k16/w8x1/f1x1/k4", T5, T5NOTE},
+    {128, true, false, "m128n64k16/w8x1/f1x1/k4", T5, T5NOTE},
+    {64, false, true, "m128n64k16/w8x1/f1x1/k4", T5, T5NOTE},
+    {64, true, true, "m128n64k16/w8x1/f1x1/k4", T5, T5NOTE},
+    {128, false, true, "m128n64k16/w8x1/f1x1/k4", T5, T5NOTE},
+    {128, true, true, "m128n64k16/w8x1/f1x1/k4", T5, T5NOTE},
 };
 #undef T5
 #undef T5NOTE
