@@ -70,9 +70,16 @@
 //                                        an mma warp)
 //   attncc.mma_role (unit)               the scf.if of the mma warp in the
 //                                        producer branch (attncc-mma-role)
-//   attncc.cta    = {threads, rows}      on a function: the CTA a tiled map
-//                                        asks for (attncc-partition; read by
-//                                        attncc-map-to-gpu)
+//   attncc.cta    = {threads, rows[, roles]} on a function: the CTA a tiled
+//                                        map asks for (attncc-partition; read
+//                                        by attncc-map-to-gpu); roles = {load,
+//                                        mma, idle}: WSPEC's warps that own
+//                                        no rows
+//   attncc.warp_roles = {load, mma, idle} the same roles on the outlined
+//                                        kernel (attncc-map-to-gpu through
+//                                        attncc-kernel-attrs; read by
+//                                        attncc-atomize, which writes
+//                                        attncc.tile's producers/mma/idle)
 //   attncc.tmem_col = <column>           a tcgen05 product's first column
 //                                        of tensor memory (attncc-allocate-
 //                                        tmem; attncc.tile.tmem: the

@@ -182,29 +182,23 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       return f.emitOpError("attncc-atomize: ") << threads << " threads is not whole warps";
     int64_t warps = threads / 32, rows = 0, producers = 0, mmaWarps = 0, idleWarps = 0;
     bool wgmma = false, tcgen05 = false;
-    // WSPEC=load1 (attncc-partition): one warp past the warpgroups that own
-    // the wgmma rows (16 per warp) or the tcgen05 rows (32 per warp, a lane
-    // quarter each) only copies blocks in. With tcgen05, two warps past
-    // them are load1/mma1: the producer, then the warp that issues the
-    // products (attncc-mma-role); four are load1/mma1 and two idle warps
-    // that complete their warpgroup (two Q tiles, attncc-partition).
-    f.walk([&](vector::ContractionOp c) {
-      auto acc = dyn_cast<VectorType>(c.getAccType());
-      auto family = c->getAttrOfType<StringAttr>("attncc.family");
-      bool tc = family && family.getValue() == "tcgen05";
-      int64_t perWarp = tc ? 32 : 16;
-      int64_t extra = acc && acc.getRank() == 2 ? warps - acc.getDimSize(0) / perWarp : 0;
-      if (tc && (extra == 2 || extra == 4)) { // load1/mma1 (4: and two idle warps, attncc-partition)
-        producers = 1;
-        mmaWarps = 1;
-        idleWarps = extra - 2;
-        warps -= extra;
-      } else if (family && (extra == 1 || extra == 4)) {
-        producers = extra;
-        warps -= extra;
-      }
-      return WalkResult::interrupt();
-    });
+    // WSPEC's warps past those that own rows (attncc-partition's count,
+    // which attncc-map-to-gpu hands to the kernel as attncc.warp_roles):
+    // the TMA producer(s) (load1, load4), with tcgen05 the warp that issues
+    // the products (mma1, attncc-mma-role), and with two tcgen05 Q tiles two
+    // idle warps that complete their warpgroup (for setmaxnreg).
+    if (auto roles = f->getAttrOfType<DictionaryAttr>("attncc.warp_roles")) {
+      auto count = [&](StringRef k) {
+        auto a = roles.getAs<IntegerAttr>(k);
+        return a ? a.getInt() : 0;
+      };
+      producers = count("load");
+      mmaWarps = count("mma");
+      idleWarps = count("idle");
+      warps -= producers + mmaWarps + idleWarps;
+      if (warps <= 0)
+        return f.emitOpError("attncc-atomize: attncc.warp_roles leaves no warps to own rows");
+    }
 
     // Shapes the m16n8k16 atom can tile.
     WalkResult shapes = f.walk([&](vector::ContractionOp c) {

@@ -14,6 +14,9 @@
 // by attncc-partition): each point is a tile that all T threads of one CTA
 // run together, so ctas = points, there is no guard, and the body's vector
 // ops are CTA-wide (attncc-atomize distributes them over the threads).
+// Its roles (WSPEC's warps that own no rows: {load, mma, idle}) are recorded
+// for the kernel as attncc.warp_roles in attncc.kernel_attrs, which
+// attncc-kernel-attrs puts on the outlined kernel.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/MapUtils.h"
@@ -36,7 +39,8 @@ namespace {
 struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
   using MapToGpuBase::MapToGpuBase;
 
-  LogicalResult lower(scf::ParallelOp map, StringRef kernelName, int64_t threads, bool perCta) {
+  LogicalResult lower(scf::ParallelOp map, StringRef kernelName, int64_t threads, bool perCta,
+                      DictionaryAttr warpRoles) {
     auto isConst = [](Value v, int64_t c) {
       return getConstantIntValue(v) == std::optional<int64_t>(c);
     };
@@ -69,6 +73,10 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     for (NamedAttribute a : map->getDiscardableAttrs())
       if (a.getName().strref().starts_with("nvvm."))
         nvvm.push_back(a);
+    // The tiled map's warps that own no rows (attncc.cta's roles, WSPEC) go
+    // the same way, as attncc.warp_roles (read by attncc-atomize).
+    if (warpRoles)
+      nvvm.push_back(b.getNamedAttr("attncc.warp_roles", warpRoles));
     if (!nvvm.empty()) {
       auto fn = map->getParentOfType<func::FuncOp>();
       SmallVector<NamedAttribute> all;
@@ -135,6 +143,7 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     int64_t cta = threads;
     bool tiled = false;
     StringAttr tiledMap;
+    DictionaryAttr warpRoles;
     if (auto d = f->getAttrOfType<DictionaryAttr>("attncc.cta")) {
       auto t = d.getAs<IntegerAttr>("threads");
       if (!t || t.getInt() < 32 || t.getInt() > 1024) {
@@ -144,6 +153,7 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
       cta = t.getInt();
       tiled = true;
       tiledMap = d.getAs<StringAttr>("map");
+      warpRoles = d.getAs<DictionaryAttr>("roles");
     }
     SmallVector<scf::ParallelOp> maps(f.getBody().front().getOps<scf::ParallelOp>());
     // A tiled function launches its tiled map a CTA a tile; with several maps
@@ -160,7 +170,7 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
       if (role)
         name += "_" + role.getName().str();
       bool perCta = tiled && (maps.size() == 1 || (role && role.getName() == tiledMap));
-      if (failed(lower(map, name, perCta ? cta : threads, perCta)))
+      if (failed(lower(map, name, perCta ? cta : threads, perCta, perCta ? warpRoles : DictionaryAttr())))
         return signalPassFailure();
     }
   }

@@ -10,7 +10,9 @@
 //       scf.for over blocks of B = WN*FN*atom.n elements whose body is the
 //       lift vectorized over (rows, block) and folded by the carrier's block
 //       combine (ir/Carrier.h buildBlockCombine). The function records the
-//       CTA it asks for: attncc.cta = {threads = WM*WN*32, rows = M}. With a
+//       CTA it asks for: attncc.cta = {threads = WM*WN*32, rows = M}, and
+//       with WSPEC's warps that own no rows, threads counts them too and
+//       roles = {load = L[, mma = 1][, idle = 2]}. With a
 //       wgmma (tcgen05) atom each vector.contract is marked attncc.family =
 //       "wgmma" ("tcgen05").
 //
@@ -426,19 +428,34 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     // WSPEC=load1: one more warp, which only copies blocks in; load1/mma1
     // (tcgen05) one more, which issues the products (attncc-atomize tells
     // them from the warps that own rows).
-    int64_t extraWarps = 0; // the warps past the TILE's, which own no rows
-    for (const ::attncc::WarpRole &w : sched.wspec)
-      if (w.role == "load" || w.role == "mma")
-        extraWarps += w.warps;
+    // The warps past the TILE's, which own no rows: WSPEC's load and mma
+    // warps, recorded by count (attncc-map-to-gpu hands them to the
+    // kernel as attncc.warp_roles, which attncc-atomize reads).
+    int64_t load = 0, mma = 0, idle = 0;
+    for (const ::attncc::WarpRole &w : sched.wspec) {
+      if (w.role == "load")
+        load += w.warps;
+      if (w.role == "mma")
+        mma += w.warps;
+    }
     // Two tcgen05 Q tiles with the load and mma warps: two idle warps make
     // those a whole warpgroup, which hands registers to the row warpgroups
     // (setmaxnreg is per warpgroup; attncc-warp-specialize): at 10 warps
     // ptxas caps every thread at 168 registers.
-    if (tile.atom->kind == ::attncc::AtomKind::Tcgen05 && tile.wm * tile.wn == 8 && extraWarps == 2)
-      extraWarps = 4;
+    if (tile.atom->kind == ::attncc::AtomKind::Tcgen05 && tile.wm * tile.wn == 8 && load + mma == 2)
+      idle = 2;
+    int64_t extraWarps = load + mma + idle;
     SmallVector<NamedAttribute> cta{
         fb.getNamedAttr("threads", fb.getI64IntegerAttr((tile.wm * tile.wn + extraWarps) * 32)),
         fb.getNamedAttr("rows", fb.getI64IntegerAttr(rows))};
+    if (extraWarps) {
+      SmallVector<NamedAttribute> roles{fb.getNamedAttr("load", fb.getI64IntegerAttr(load))};
+      if (mma)
+        roles.push_back(fb.getNamedAttr("mma", fb.getI64IntegerAttr(mma)));
+      if (idle)
+        roles.push_back(fb.getNamedAttr("idle", fb.getI64IntegerAttr(idle)));
+      cta.push_back(fb.getNamedAttr("roles", fb.getDictionaryAttr(roles)));
+    }
     // A function with other maps (a split's combine) names the tiled one by
     // its role (the location attncc-split-reduce gave it, which
     // canonicalization keeps): attncc-map-to-gpu launches only it by CTAs.
