@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Issue 14, criterion 7: the sm_100a kernels on a B200. On a machine whose GPU
 # is compute capability 10.0, from the repository root, in one call:
-#   1. the correctness sweep with the real tcgen05 instructions
-#      (bench/sweep-tcgen05.txt without --emulate) and the FA4 paper shapes
-#      at full size against the fp32 GPU reference (scripts/gpu-verify.sh);
-#   2. the FA4 paper shapes (bench/perf-b200.txt) timed beside PyTorch's
+#   1. the correctness sweeps with the real tcgen05 instructions (the
+#      lists below without --emulate: the atoms, each rung and the default
+#      over the TESTING.md cases, two Q tiles, the mma warp) and the FA4
+#      paper shapes at full size against the fp32 GPU reference
+#      (scripts/gpu-verify.sh);
+#   2. the FA4 paper shapes with the default (bench/perf-b200.txt) and the
+#      rungs at 8k (bench/perf-b200-rungs.txt) timed beside PyTorch's
 #      backends (scripts/gpu-tc-perf.sh) and, if the flash_attn.cute package
 #      is installed, FlashAttention-4 (written to $out/fa4.jsonl).
 # Without a B200 it says so and exits 77 (nothing here has run on one yet).
 # The bundles are made here when attncc is built (MLIR); on a GPU host
 # without MLIR carry build-bundles made with
-#   NO_EMULATE=1 bash scripts/make-bundles.sh bench/sweep-tcgen05.txt bench/perf-b200.txt
+#   NO_EMULATE=1 bash scripts/make-bundles.sh <the sweeps below> bench/perf-b200.txt bench/perf-b200-rungs.txt
 set -euo pipefail
+sweeps="bench/sweep-tcgen05.txt bench/sweep-tcgen05-rungs.txt bench/sweep-tcgen05-q2.txt bench/sweep-tcgen05-mma.txt"
 cd "$(dirname "$0")/.."
 cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 || true)
 if [ "$cc" != "10.0" ]; then
@@ -20,11 +24,11 @@ if [ "$cc" != "10.0" ]; then
 fi
 out=${OUT:-$PWD/gpu-out}
 if [ -x build/tools/attncc/attncc ]; then
-  NO_EMULATE=1 bash scripts/make-bundles.sh bench/sweep-tcgen05.txt bench/perf-b200.txt > /dev/null
+  NO_EMULATE=1 bash scripts/make-bundles.sh $sweeps bench/perf-b200.txt bench/perf-b200-rungs.txt > /dev/null
 fi
-OUT=$out/verify SWEEP=bench/sweep-tcgen05.txt FULL=bench/perf-b200.txt LADDER= SAN="t5-97-c" CONTROLS= REFS= \
+OUT=$out/verify SWEEP="$sweeps" FULL=bench/perf-b200.txt LADDER= SAN="t5-97-c q2-ws6-97-c" CONTROLS= REFS= \
   bash scripts/gpu-verify.sh || echo "b200-bench: the sweep failed (see $out/verify)"
-OUT=$out/perf PERF=bench/perf-b200.txt LADDER= \
+OUT=$out/perf PERF="bench/perf-b200.txt bench/perf-b200-rungs.txt" LADDER= \
   ANCHORS_SET="8,16,16,4096,4096,128,bf16 8,16,16,4096,4096,128,bf16,causal 4,16,16,8192,8192,128,bf16 4,16,16,8192,8192,128,bf16,causal 2,16,16,16384,16384,128,bf16 2,16,16,16384,16384,128,bf16,causal" \
   bash scripts/gpu-tc-perf.sh || echo "b200-bench: timing failed (see $out/perf)"
 python3 - "$out" <<'PY'
