@@ -385,7 +385,9 @@ def Atomize : Pass<"attncc-atomize", "ModuleOp"> {
     memory) or `smem` (a block staged by attncc-stage, read with ldmatrix or
     through a wgmma descriptor). The wgmma accumulator and register-A
     fragments are the mma.sync ones, so the layouts are shared. The kernel
-    records `attncc.tile = {warps, rows}`. The CUDA emitter turns each op
+    records `attncc.tile = {warps, rows}`, and the warps that own no rows
+    from the kernel's `attncc.warp_roles` (WSPEC, recorded by
+    attncc-partition): `producers`, `mma`, `idle`. The CUDA emitter turns each op
     into the per-thread code of its layout.
   }];
   let dependentDialects = ["::mlir::monoid::MonoidDialect", "::mlir::NVVM::NVVMDialect"];
@@ -447,7 +449,8 @@ def WarpSpecialize : Pass<"attncc-warp-specialize", "ModuleOp"> {
     After attncc-place-waits, for a kernel whose `attncc.tile` has
     `producers`: wraps the body in `scf.if %warp >= W` marked `attncc.roles`.
     The then region is the producers' (`nvvm.setmaxregister decrease 40`
-    for a producer warpgroup), where one thread (`%warp == W && lane == 0`)
+    for a producer warpgroup; 56 for tcgen05's TMA and mma warps with the
+    two idle warps that make them a warpgroup, `attncc.tile.idle`), where one thread (`%warp == W && lane == 0`)
     runs a clone of the TMA copies, the index math they need and the loops
     around them as bare counted loops; the else region is the consumers'
     (`nvvm.setmaxregister increase R`, R the registers the producers leave,
@@ -526,7 +529,10 @@ def AllocateTmem : Pass<"attncc-allocate-tmem", "ModuleOp"> {
     the address after `tcgen05.fence` before / `gpu.barrier` / fence after,
     and warp 0 deallocates before the kernel returns. Thread 0 initializes
     an mbarrier beside the address (`attncc.mma_done`, one arrival) for the
-    products' commits. Kernels without tcgen05
+    products' commits. With two Q tiles (8 row warps, `w8x1`) each Q tile
+    has its own S and O columns (the second's after the first's:
+    `attncc.tile.tmem_qtile`) and its own mbarriers, 16 bytes apart.
+    Kernels without tcgen05
     contractions are unchanged.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
@@ -564,7 +570,9 @@ def LowerTcgen05 : Pass<"attncc-lower-tcgen05", "ModuleOp"> {
     After attncc-lower-copies, for the contractions attncc-atomize put on
     tcgen05 (`attncc.atom = "tcgen05.m128nNk16"`, layout `rowthread`) and
     attncc-allocate-tmem gave columns. Per thread (warp w owns lanes
-    [32w, 32w + 32) of tensor memory): the accumulator's row, unless it is a
+    [32(w % 4), +32) of tensor memory, in Q tile w / 4's columns when there
+    are two; each Q tile's part of a product is its own issue block,
+    committed to its own mbarrier): the accumulator's row, unless it is a
     zero splat, by `nvvm.tcgen05.st` (32x32b); for the tensor-memory-A form
     (P * V) P's row rounded to 16-bit pairs over S's columns; then
     `tcgen05.wait <store>`, `tcgen05.fence` before / `gpu.barrier` / after.
@@ -790,7 +798,11 @@ def MmaRole : Pass<"attncc-mma-role", "ModuleOp"> {
     and per product a wait on `mma_ready` (its parity from a private
     counter), `tcgen05.fence <after>` and lane 0's descriptors, MMAs and
     commit. The row warps still wait on `mma_done` after each product, so
-    the two roles go one product at a time. Refused: a product or a TMA
+    the two roles go one product at a time. With two Q tiles each
+    warpgroup arrives on its own `mma_ready`, and the mma warp waits on
+    tile g's before it issues tile g's part (`attncc.qtile`), so one
+    warpgroup's softmax runs while the other tile's product is computed.
+    Refused: a product or a TMA
     wait inside a branch of the row warps.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
