@@ -97,3 +97,27 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// attncc.warp_roles (WSPEC's warps that own no rows, from attncc-partition)
+// that take every warp of the CTA: none is left to hold the rows.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error@+1 {{'gpu.func' op attncc-atomize: attncc.warp_roles leaves no warps to own rows}}
+    gpu.func @roles_take_all(%q: memref<64x64xf16>, %k: memref<64x64xf16>, %o: memref<64x64xf32>) kernel attributes {attncc.warp_roles = {load = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : f16
+      %zero = arith.constant dense<0.0> : vector<64x64xf32>
+      %q_i = vector.transfer_read %q[%c0, %c0], %pad : memref<64x64xf16>, vector<64x64xf16>
+      %k_j = vector.transfer_read %k[%c0, %c0], %pad : memref<64x64xf16>, vector<64x64xf16>
+      %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+      vector.transfer_write %s, %o[%c0, %c0] : vector<64x64xf32>, memref<64x64xf32>
+      gpu.return
+    }
+  }
+}
