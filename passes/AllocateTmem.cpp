@@ -115,7 +115,8 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   // The address word (8 bytes with padding), then the mbarriers, 16 bytes
   // a Q tile: its mma_done, and with an mma warp its mma_ready after it (so
   // a thread finds both from one address).
-  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), at + 8 + 16 * (qTiles - 1) + (mmaRole ? 16 : 8)));
+  int64_t bars = 8 + mlir::attncc::kQtileMbarrierStride * (qTiles - 1) + (mmaRole ? 16 : 8);
+  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), at + bars));
   t.set("tmem", IntegerAttr::get(IntegerType::get(ctx, 64), cols));
   if (qTiles > 1)
     t.set("tmem_qtile", IntegerAttr::get(IntegerType::get(ctx, 64), sCols + oCols));
@@ -131,14 +132,12 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   Value c0 = consts.index(0), nCols = consts.i32(cols);
   Value warp = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
   Value first = b.create<arith::CmpIOp>(monoid::named(loc, "allocator"), arith::CmpIPredicate::eq, warp, c0);
-  auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3), tmemPtr = LLVM::LLVMPointerType::get(ctx, 6);
+  auto tmemPtr = LLVM::LLVMPointerType::get(ctx, 6);
   {
     auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(i.thenBlock()->getTerminator());
-    Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, word);
-    Value a64 = b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr);
-    Value p = b.create<LLVM::IntToPtrOp>(loc, sharedPtr, a64);
+    Value p = mlir::attncc::sharedPointer(b, loc, word, Value(), loc);
     b.create<NVVM::Tcgen05AllocOp>(loc, p, nCols);
     b.create<NVVM::Tcgen05RelinquishAllocPermitOp>(loc);
   }
@@ -155,16 +154,9 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
     auto i = b.create<scf::IfOp>(loc, t0, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(i.thenBlock()->getTerminator());
-    // Q tile g's mbarrier is 16 bytes after tile g - 1's.
-    auto nth = [&](Value view, int64_t g) {
-      Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, view);
-      if (g)
-        addr = b.create<arith::AddIOp>(loc, addr, consts.index(16 * g));
-      return b.create<LLVM::IntToPtrOp>(loc, sharedPtr, Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)))
-          .getResult();
-    };
     for (int64_t g = 0; g < qTiles; ++g)
-      b.create<NVVM::MBarrierInitOp>(loc, nth(bar, g), consts.i32(1), Value{});
+      b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, bar, g, consts, loc), consts.i32(1),
+                                     Value{});
     if (mmaRole) {
       // WSPEC=load1/mma1: the mbarrier every thread of the row warps
       // arrives on when a product's operands are in place (attncc-mma-role
@@ -179,7 +171,8 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
       // Each Q tile's warpgroup arrives on its own.
       int64_t rowThreads = tile.getAs<IntegerAttr>("warps").getInt() * 32 / qTiles;
       for (int64_t g = 0; g < qTiles; ++g)
-        b.create<NVVM::MBarrierInitOp>(loc, nth(ready, g), consts.i32(rowThreads), Value{});
+        b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, ready, g, consts, loc),
+                                       consts.i32(rowThreads), Value{});
     }
     b.create<NVVM::FenceMbarrierInitOp>(loc);
   }

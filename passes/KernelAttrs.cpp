@@ -4,7 +4,8 @@
 //       attncc.kernel_attrs = {<kernel> = {nvvm.<name> = ..., ...}, ...},
 //       written by attncc-map-to-gpu from the attributes of the map that
 //       became <kernel> (gpu-kernel-outlining does not keep a launch's
-//       attributes).
+//       attributes), and for a tiled map its warp roles
+//       (attncc.warp_roles, from attncc.cta).
 // Post: each such gpu.func @<kernel> (in gpu.module @<kernel>_module) has
 //       those attributes; the record is gone. The CUDA emitter prints
 //       nvvm.minctasm in __launch_bounds__.

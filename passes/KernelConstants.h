@@ -11,7 +11,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include <map>
 
@@ -52,6 +54,39 @@ inline void computeBarrier(OpBuilder &b, Location loc, gpu::GPUFuncOp f, KernelC
   }
   NVVM::BarrierOp::create(b, loc, TypeRange{}, consts.i32(15), consts.i32(warps.getInt() * 32),
                           NVVM::BarrierReductionAttr{}, Value{});
+}
+
+/// A shared-memory view's first byte, plus `offset` bytes (an index; null:
+/// none), as the llvm.ptr<3> the NVVM mbarrier and tcgen05 ops take:
+///   memref.extract_aligned_pointer_as_index [arith.addi] arith.index_cast
+///   llvm.inttoptr (at `ptrLoc`, which names it in the CUDA)
+inline Value sharedPointer(OpBuilder &b, Location loc, Value view, Value offset, Location ptrLoc) {
+  Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
+  if (offset)
+    addr = arith::AddIOp::create(b, loc, addr, offset);
+  Value a64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), addr);
+  return LLVM::IntToPtrOp::create(b, ptrLoc, LLVM::LLVMPointerType::get(b.getContext(), 3), a64);
+}
+
+/// attncc-allocate-tmem's per-Q-tile mbarriers (the mma_done view, and the
+/// mma_ready view 8 bytes after it): Q tile g's is element 2g, so a thread
+/// finds both of its tile's from one offset.
+inline constexpr int64_t kQtileMbarrierStride = 16;
+
+/// Q tile g's mbarrier of such a view.
+inline Value qtileMbarrier(OpBuilder &b, Location loc, Value view, int64_t g, KernelConstants &consts,
+                           Location ptrLoc) {
+  return sharedPointer(b, loc, view, g ? consts.index(kQtileMbarrierStride * g) : Value(), ptrLoc);
+}
+
+/// The mbarrier of this thread's Q tile (warp w: tile w / 4), made where
+/// the builder is (at its use: a value kept live through a fold costs
+/// registers).
+inline Value myQtileMbarrier(OpBuilder &b, Location loc, Value view, KernelConstants &consts, Location ptrLoc) {
+  Value w = gpu::SubgroupIdOp::create(b, loc, /*upperBound=*/nullptr);
+  Value tile = arith::ShRUIOp::create(b, loc, w, consts.index(2));
+  Value offset = arith::MulIOp::create(b, loc, tile, consts.index(kQtileMbarrierStride));
+  return sharedPointer(b, loc, view, offset, ptrLoc);
 }
 
 /// Runs `lower` on every tiled kernel (a gpu.func with attncc.tile) under

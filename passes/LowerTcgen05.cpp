@@ -231,25 +231,6 @@ private:
     }
   }
 
-  /// Q tile g's mbarrier (two Q tiles), where the builder is.
-  Value donePtr(int64_t g) {
-    Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, bar);
-    if (g)
-      addr = b.create<arith::AddIOp>(loc, addr, index(16 * g));
-    return b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_done_q" + std::to_string(g)),
-                                      LLVM::LLVMPointerType::get(b.getContext(), 3),
-                                      Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
-  }
-  /// The mbarrier of this thread's Q tile (two Q tiles), made where it is
-  /// waited on rather than kept live through the fold.
-  Value myDonePtr() {
-    Value w = b.create<gpu::SubgroupIdOp>(loc, /*upperBound=*/nullptr);
-    Value addr = b.create<arith::AddIOp>(
-        loc, b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, bar),
-        Value(b.create<arith::MulIOp>(loc, Value(b.create<arith::ShRUIOp>(loc, w, index(2))), index(16))));
-    return b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_done_mine"), LLVM::LLVMPointerType::get(b.getContext(), 3),
-                                      Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
-  }
   Value i32(int64_t v) { return consts.i32(v); }
   Value index(int64_t v) { return consts.index(v); }
   Value tmemPtr(Value addr) {
@@ -279,9 +260,7 @@ private:
                                            Value(b.create<arith::ShRUIOp>(loc, w32, i32(2))), i32(qtileCols));
       quarter = b.create<arith::AddIOp>(monoid::named(loc, "quarter"), lanes, cols);
     }
-    Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, bar);
-    barPtr = b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_done"), LLVM::LLVMPointerType::get(b.getContext(), 3),
-                                        Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
+    barPtr = mlir::attncc::sharedPointer(b, loc, bar, Value(), monoid::named(loc, "mma_done"));
     Value tid = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
     tid0 = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, tid, index(0));
     phase = mlir::attncc::privateArray(f, loc, "mma_waits", {}, b.getI32Type());
@@ -450,13 +429,17 @@ private:
                                      on, /*scaleInputD=*/Value{}, /*disableOutputLane=*/Value{});
       }
       b.create<NVVM::Tcgen05CommitOp>(monoid::named(loc, "the product arrives on mma_done when it is done"),
-                                      qTiles > 1 ? donePtr(g) : barPtr, Value{}, NVVM::CTAGroupKind::CTA_1);
+                                      qTiles > 1 ? mlir::attncc::qtileMbarrier(
+                                                       b, loc, bar, g, consts,
+                                                       monoid::named(loc, "mma_done_q" + std::to_string(g)))
+                                                 : barPtr,
+                                      Value{}, NVVM::CTAGroupKind::CTA_1);
     }
     // Every thread waits for the phase this product completes.
     Value count = b.create<memref::LoadOp>(loc, phase, ValueRange{});
     b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, i32(1))), phase, ValueRange{});
     Value parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, i32(1));
-    b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, name + " is done"), qTiles > 1 ? myDonePtr() : barPtr,
+    b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, name + " is done"), qTiles > 1 ? mlir::attncc::myQtileMbarrier(b, loc, bar, consts, monoid::named(loc, "mma_done_mine")) : barPtr,
                                             parity, i32(10000000));
     b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value lhs = c.getLhs();

@@ -69,20 +69,20 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     // the kernel's: gpu-kernel-outlining drops a launch's attributes, so they
     // are recorded on the function, and attncc-kernel-attrs puts them on the
     // outlined kernel.
-    SmallVector<NamedAttribute> nvvm;
+    SmallVector<NamedAttribute> kernelAttrs;
     for (NamedAttribute a : map->getDiscardableAttrs())
       if (a.getName().strref().starts_with("nvvm."))
-        nvvm.push_back(a);
+        kernelAttrs.push_back(a);
     // The tiled map's warps that own no rows (attncc.cta's roles, WSPEC) go
     // the same way, as attncc.warp_roles (read by attncc-atomize).
     if (warpRoles)
-      nvvm.push_back(b.getNamedAttr("attncc.warp_roles", warpRoles));
-    if (!nvvm.empty()) {
+      kernelAttrs.push_back(b.getNamedAttr("attncc.warp_roles", warpRoles));
+    if (!kernelAttrs.empty()) {
       auto fn = map->getParentOfType<func::FuncOp>();
       SmallVector<NamedAttribute> all;
       if (auto old = fn->getAttrOfType<DictionaryAttr>("attncc.kernel_attrs"))
         llvm::append_range(all, old.getValue());
-      all.push_back(b.getNamedAttr(kernelName, b.getDictionaryAttr(nvvm)));
+      all.push_back(b.getNamedAttr(kernelName, b.getDictionaryAttr(kernelAttrs)));
       fn->setAttr("attncc.kernel_attrs", b.getDictionaryAttr(all));
     }
 

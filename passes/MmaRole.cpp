@@ -203,7 +203,7 @@ private:
 
 struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
   Value parity;    // the mma warp's wait of the product being cloned
-  Value readyAddr; // the first mma_ready mbarrier's address (index)
+  Value readyBars; // the mma_ready view (Q tile g's mbarrier: qtileMbarrier)
   LogicalResult split(gpu::GPUFuncOp f) {
     auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
     if (!tile || !tile.getAs<IntegerAttr>("mma"))
@@ -234,25 +234,16 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
     mlir::attncc::KernelConstants consts(f);
     // The ready mbarrier's pointer, where both roles see it.
     b.setInsertionPointAfter(readyView);
-    Value addr = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, readyView);
-    Value readyPtr = b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_ready"), LLVM::LLVMPointerType::get(ctx, 3),
-                                                Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), addr)));
-    // Two Q tiles: each warpgroup arrives on its own mbarrier (Q tile g's
-    // is 16 bytes after tile g - 1's), the mma warp waits on each before
-    // it issues that tile's product.
-    readyAddr = addr;
+    Value readyPtr = mlir::attncc::sharedPointer(b, loc, readyView, Value(), monoid::named(loc, "mma_ready"));
+    // Two Q tiles: each warpgroup arrives on its own mbarrier, the mma warp
+    // waits on each before it issues that tile's product.
+    readyBars = readyView;
     bool perTile = static_cast<bool>(tile.getAs<IntegerAttr>("tmem_qtile"));
     // The row warps' mbarrier, made where they arrive rather than kept
     // live through the fold.
     auto rowReady = [&]() -> Value {
-      if (!perTile)
-        return readyPtr;
-      Value w = b.create<gpu::SubgroupIdOp>(loc, /*upperBound=*/nullptr);
-      Value mine = b.create<arith::AddIOp>(
-          loc, b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, readyView),
-          Value(b.create<arith::MulIOp>(loc, Value(b.create<arith::ShRUIOp>(loc, w, consts.index(2))), consts.index(16))));
-      return b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_ready_mine"), LLVM::LLVMPointerType::get(ctx, 3),
-                                        Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), mine)));
+      return perTile ? mlir::attncc::myQtileMbarrier(b, loc, readyView, consts, monoid::named(loc, "mma_ready_mine"))
+                     : readyPtr;
     };
 
     // The mma warp, after the producer's region.
@@ -337,14 +328,10 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
                                     ValueRange{});
           parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, consts.i32(1));
         }
-        Value ready = readyPtr;
-        if (g) {
-          Value a = b.create<arith::AddIOp>(loc, readyAddr, consts.index(16 * g));
-          ready = b.create<LLVM::IntToPtrOp>(monoid::named(loc, "mma_ready_q" + std::to_string(g)),
-                                             LLVM::LLVMPointerType::get(b.getContext(), 3),
-                                             Value(b.create<arith::IndexCastOp>(loc, b.getI64Type(), a)));
-        }
-        b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, "the operands are ready"), ready, parity,
+        Value tileReady =
+            g ? mlir::attncc::qtileMbarrier(b, loc, readyBars, g, consts, monoid::named(loc, "mma_ready_q" + std::to_string(g)))
+              : readyPtr;
+        b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, "the operands are ready"), tileReady, parity,
                                                 consts.i32(10000000));
         b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
         auto issue = b.create<scf::IfOp>(op.getLoc(), issuer, /*withElseRegion=*/false);
