@@ -20,6 +20,7 @@ const char *dtypeOf(Type t) {
   if (t.isF16()) return "f16";
   if (t.isBF16()) return "bf16";
   if (t.isF32()) return "f32";
+  if (t.isInteger(32)) return "i32"; // a paged cache's block table and lengths
   return nullptr;
 }
 
@@ -127,7 +128,7 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
     auto role = host.getArgAttrOfType<StringAttr>(arg.getArgNumber(), monoid::kRoleAttr);
     if (!mt || !role || !dtypeOf(mt.getElementType()))
       return host.emitError("argument ") << arg.getArgNumber()
-                                         << " needs a memref of f16/bf16/f32 and an attncc.role";
+                                         << " needs a memref of f16/bf16/f32/i32 and an attncc.role";
     w.bufferNames[arg] = role.getValue().str();
     buffers.push_back({{"name", role.getValue().str()}, {"role", role.getValue().str()},
                        {"dtype", dtypeOf(mt.getElementType())}, {"shape", *w.shapeOf(arg)}});

@@ -211,6 +211,12 @@ LogicalResult KernelEmitter::emitScalar(Operation *op) {
         return elementwise(o, convert(o.getIn().getType(), o.getType()));
       })
       .Case([&](arith::IndexCastOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
+      .Case([&](arith::IndexCastUIOp o) -> LogicalResult { // i32 -> index, zero-extended (a paged cache's page index)
+        std::string t = scalarType(o.getType());
+        if (!getElementTypeOrSelf(o.getIn().getType()).isInteger(32))
+          return o.emitOpError("the CUDA emitter zero-extends only i32 to index");
+        return elementwise(o, [t](ArrayRef<std::string> a) { return "(" + t + ")(unsigned)(" + a[0] + ")"; });
+      })
       .Case([&](arith::SIToFPOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
       .Case([&](arith::FPToSIOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
       .Case([&](math::ExpOp o) { return elementwise(o, call("expf")); })

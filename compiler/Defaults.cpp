@@ -215,7 +215,53 @@ std::string shapeClass(const Problem &p) {
   return fewRows && longKeys ? "decode" : "prefill";
 }
 
+namespace {
+DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t);
+
+/// The key block of a knob string's tensor-core TILE on kv (0: none).
+int64_t keyBlock(const std::string &knobs) {
+  KnobError err;
+  std::optional<Schedule> s = parseKnobs(knobs, err);
+  const TileKnob *tile = s ? s->tile("kv") : nullptr;
+  return tile && tile->atom ? reduceBlock(*tile) : 0;
+}
+} // namespace
+
 DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
+  DefaultSchedule d = tableDefault(p, t);
+  int64_t block = keyBlock(d.knobs);
+  if (!p.paged() || !block || p.page_size % block == 0)
+    return d;
+  // A paged cache reads each block of keys from one page (checkSchedule):
+  // pages smaller than the table's block take the mma.sync row (its atom is
+  // 8 keys wide) with fewer register tiles along the keys (f1x<fn>, the
+  // largest whose block divides the page). Not measured. Pages of no
+  // multiple of 16 keys take the plain streaming fold.
+  TargetInfo mmaOnly = t;
+  mmaOnly.wgmma = mmaOnly.tcgen05 = false;
+  DefaultSchedule m = t.wgmma || t.tcgen05 ? tableDefault(p, mmaOnly) : d;
+  KnobError err;
+  std::optional<Schedule> s = parseKnobs(m.knobs, err);
+  TileKnob *tile = nullptr;
+  if (s)
+    for (TileKnob &k : s->tiles)
+      if (k.axis == "kv" && k.atom && k.atom->kind == AtomKind::MmaSync)
+        tile = &k;
+  std::string why = "; fitted to pages of " + std::to_string(p.page_size) + " keys (the block " +
+                    std::to_string(block) + " of the table's row does not divide the page; not measured)";
+  // (The block is also P*V's depth: a multiple of the atom's k.)
+  if (tile)
+    for (int fn = tile->fn; fn >= 1; --fn)
+      if (int64_t b = int64_t(tile->atom->n) * fn * tile->wn; p.page_size % b == 0 && b % tile->atom->k == 0) {
+        tile->fn = fn;
+        return {printKnobs(*s), m.reason + why};
+      }
+  return {"", "default for a paged cache of " + std::to_string(p.page_size) +
+                  "-key pages: the plain streaming fold (no tensor-core block divides the page)"};
+}
+
+namespace {
+DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
   std::string cls = shapeClass(p);
   bool lowp = p.dtype == DType::F16 || p.dtype == DType::BF16;
   bool grouped = p.heads_kv != p.heads_q;
@@ -360,5 +406,6 @@ DefaultSchedule defaultSchedule(const Problem &p, const TargetInfo &t) {
   }
   return {"", "default for " + cls + ": the plain streaming fold (no measurement for this class)"};
 }
+} // namespace
 
 } // namespace attncc

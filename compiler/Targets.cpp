@@ -1,5 +1,6 @@
 //===- Targets.cpp - what each GPU target supports, and schedule legality -===//
 #include "compiler/Targets.h"
+#include "schedule/Geometry.h"
 
 #include "schedule/Built.h"
 
@@ -91,6 +92,12 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
       return KnobError{knob, a.elem == ElemType::F16 ? "f16 atom" : "bf16 atom",
                        std::string("an atom of the problem's dtype ") + dtypeName(p.dtype) +
                            (p.dtype == DType::F32 ? " (f32 problems have no tensor-core atom; use a scalar tile)" : "")};
+    // A paged cache: a block of keys is one tile read of one page
+    // (attncc-partition), so the block must divide the page.
+    if (p.paged() && tile.axis == reduceAxis && p.page_size % reduceBlock(tile) != 0)
+      return KnobError{knob, "a block of " + std::to_string(reduceBlock(tile)) + " keys",
+                       "a block that divides the page size (--paged " + std::to_string(p.page_size) +
+                           "): each block of keys is read from one page"};
     if (a.kind == AtomKind::Wgmma && tile.wm % 4 != 0)
       return KnobError{knob, "w" + std::to_string(tile.wm) + "x" + std::to_string(tile.wn),
                        "a multiple of 4 warps in WM for a wgmma atom (a warpgroup of 4 warps "

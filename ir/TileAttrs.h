@@ -12,6 +12,10 @@
 //                                        mbarriers say when it landed and
 //                                        when its slot is free (a typed
 //                                        attribute, MonoidAttrs.td)
+//   attncc.page                          on the lift's j / P and j mod P of a
+//                                        paged cache (the front end):
+//                                        attncc-partition reads a block of
+//                                        keys from one page
 //   attncc.ring   = <id>                 reads of one operand sharing a ring
 //                                        of buffers (attncc-stage, d2|d3/ring)
 //   attncc.ring_slots = 2|3              its number of buffers

@@ -68,6 +68,10 @@ public:
   Value oldRow, rowBase, rowVec;
   Value oldKey, keyBase, keyVec;
   DenseMap<Value, std::pair<Value, Cls>> vmap;
+  /// Values that index a tile along the block like the element index does,
+  /// with their base (a paged cache's row in its page: j mod P, base
+  /// keyBase mod P; see pageIndex).
+  DenseMap<Value, Value> keyLike;
 
   std::pair<Value, Cls> get(Value old) {
     if (auto it = vmap.find(old); it != vmap.end())
@@ -143,6 +147,9 @@ public:
       } else if (idx == oldKey && oldKey) {
         keyDim = k;
         out.push_back(keyBase);
+      } else if (auto it = keyLike.find(idx); it != keyLike.end()) {
+        keyDim = k;
+        out.push_back(it->second);
       } else {
         auto [v, c] = get(idx);
         if (!c.uniform())
@@ -269,6 +276,28 @@ public:
     return success();
   }
 
+  /// j / P and j mod P of the element index j by a constant P that the
+  /// block B divides (a paged cache: the page's slot and the row in the
+  /// page). attncc-partition starts the blocks at multiples of B (fold), so
+  /// a block lies in one page: j / P is the block's, keyBase / P (uniform),
+  /// and j mod P is keyBase mod P plus the element's offset, which indexes
+  /// a tile as j does.
+  LogicalResult pageIndex(Operation *op, int64_t page) {
+    Location loc = op->getLoc();
+    Value cP = arith::ConstantIndexOp::create(b, unnamed(loc), page);
+    if (isa<arith::DivUIOp>(op)) {
+      set(op->getResult(0), arith::DivUIOp::create(b, loc, keyBase, cP), Cls{});
+      return success();
+    }
+    Value base = arith::RemUIOp::create(b, loc, keyBase, cP);
+    keyLike[op->getResult(0)] = base;
+    auto vt = VectorType::get({B}, b.getIndexType());
+    Value rows = arith::AddIOp::create(b, loc, vector::BroadcastOp::create(b, unnamed(loc), vt, base),
+                                       vector::StepOp::create(b, unnamed(loc), vt));
+    set(op->getResult(0), rows, Cls{false, true});
+    return success();
+  }
+
   LogicalResult elementwise(Operation *op) {
     Cls c;
     for (Value o : op->getOperands())
@@ -285,7 +314,23 @@ public:
     return success();
   }
 
+  /// P if `op` is j / P or j mod P of the element index by a constant,
+  /// marked attncc.page (the front end's paged cache).
+  std::optional<int64_t> pageOf(Operation *op) const {
+    if (!oldKey || !isa<arith::DivUIOp, arith::RemUIOp>(op) || op->getOperand(0) != oldKey ||
+        !op->hasAttr("attncc.page"))
+      return std::nullopt;
+    return getConstantIntValue(op->getOperand(1));
+  }
+
   LogicalResult visit(Operation &op) {
+    if (std::optional<int64_t> page = pageOf(&op)) {
+      if (*page <= 0 || *page % B != 0)
+        return op.emitOpError("attncc-partition: a block of ")
+               << B << " elements must lie in one page of " << *page
+               << " (a paged cache): the TILE's block must divide the page size";
+      return pageIndex(&op, *page);
+    }
     return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
         .Case([&](vector::LoadOp o) {
           return read(o, o.getBase(), o.getIndices(), o.getVectorType());
@@ -518,6 +563,16 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     Value loopLo = hull(v, reduce, reduce.getLower(), loC, /*isMin=*/true);
     Value loopHi = hull(v, reduce, reduce.getUpper(), hiC, /*isMin=*/false);
     Value step = arith::ConstantIndexOp::create(b, loc, block);
+    // A lift that reads a paged cache (j / P, j mod P: pageIndex) needs each
+    // block in one page: the blocks start at a multiple of the block, and
+    // the elements below the range are masked (below).
+    bool paged = false;
+    v.oldKey = reduce.getIndex();
+    for (Operation &op : reduce.getLiftBlock().without_terminator())
+      paged = paged || v.pageOf(&op).has_value();
+    if (paged && !isConstantIntValue(loopLo, 0))
+      loopLo = arith::MulIOp::create(b, named(loc, "block_lo"),
+                                     arith::DivUIOp::create(b, loc, loopLo, step), step);
 
     SmallVector<Value> init;
     for (auto [t, c] : llvm::zip(reduce.getState().getTypes(), carrier.getCombines()))
@@ -572,8 +627,9 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     auto [hi0, hi0C] = v.get(peel(reduce.getUpper()));
     if (lo0C.k || hi0C.k)
       return reduce.emitOpError("attncc-partition: bounds cannot depend on the element");
-    // The loop starts at or above lo0 (a clip only raises it).
-    if (!lo0C.uniform())
+    // The loop starts at or above lo0 (a clip only raises it), unless a
+    // paged lift moved it down to a block's start.
+    if (!lo0C.uniform() || (paged && !isConstantIntValue(lo0, 0)))
       bound(lo0, lo0C, arith::CmpIPredicate::sge);
     // Blocks from a static start tile [start, hi0) exactly: no tail mask.
     std::optional<int64_t> sStart = getConstantIntValue(loopLo), sHi = getConstantIntValue(hi0);

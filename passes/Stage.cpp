@@ -17,15 +17,20 @@
 //       an iter_arg. Both reads of one operand share a ring of 2 buffers
 //       (attncc.ring = <id>), so block i+1 is copied while block i is used.
 //       The last iteration prefetches past the end: those rows are
-//       out of bounds and zero-filled, never read.
+//       out of bounds and zero-filled, never read. Indices computed in the
+//       body from the loop index (a paged cache: the page from the block
+//       table, the row in the page) are computed again for the next block
+//       (their ops cloned with index + step; before the loop, with lo).
 //
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
 #include "passes/Passes.h"
 
+#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #define DEBUG_TYPE "attncc-stage"
 
@@ -61,13 +66,36 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
 
   /// Reads of block i+1 inside the loop, of block lo before it; the loop
   /// carries the prefetched block.
+  /// The ops of the loop's body that compute `r`'s indices from the loop
+  /// index (a paged cache's page lookup: j / P, a load of the block table,
+  /// j mod P), in order; fails if an index depends on the loop's carried
+  /// state or on an op with regions or writes.
+  LogicalResult indexSlice(scf::ForOp loop, vector::TransferReadOp r, SetVector<Operation *> &slice) {
+    Value iv = loop.getInductionVar();
+    SmallVector<Value> work(r->getOperands());
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (v == iv || loop.isDefinedOutsideOfLoop(v))
+        continue;
+      Operation *d = v.getDefiningOp();
+      bool pure = d && d->getNumRegions() == 0 &&
+                  (isMemoryEffectFree(d) || isa<memref::LoadOp>(d));
+      if (!pure || d->getBlock() != loop.getBody())
+        return r.emitOpError("attncc-stage: a ring needs the read's indices to be computed from "
+                             "the loop index and loop-invariant values (by loads and arithmetic)");
+      if (slice.insert(d))
+        llvm::append_range(work, d->getOperands());
+    }
+    slice = topologicalSort(slice);
+    return success();
+  }
+
   LogicalResult pipeline(scf::ForOp loop, ArrayRef<vector::TransferReadOp> staged, int slots) {
     Value iv = loop.getInductionVar();
-    for (vector::TransferReadOp r : staged)
-      for (Value v : r->getOperands())
-        if (v != iv && !loop.isDefinedOutsideOfLoop(v))
-          return r.emitOpError("attncc-stage: a ring needs the read's indices to be the loop index "
-                               "or loop-invariant");
+    SmallVector<SetVector<Operation *>> slices(staged.size());
+    for (auto [r, slice] : llvm::zip(staged, slices))
+      if (failed(indexSlice(loop, r, slice)))
+        return failure();
     SmallVector<Location> argLocs;
     for (Value a : loop.getRegionIterArgs())
       argLocs.push_back(a.getLoc());
@@ -76,9 +104,11 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
     rw.setInsertionPoint(loop);
     SmallVector<Value> first;
     SmallVector<int> ids;
-    for (vector::TransferReadOp r : staged) {
+    for (auto [r, slice] : llvm::zip(staged, slices)) {
       IRMapping m;
       m.map(iv, loop.getLowerBound());
+      for (Operation *op : slice)
+        rw.clone(*op, m);
       Operation *c = rw.clone(*r, m);
       int id = nextRing++;
       ids.push_back(id);
@@ -95,9 +125,11 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
           auto newFor = cast<scf::ForOp>(body->getParentOp());
           b.setInsertionPointToStart(body);
           Value nextIv = arith::AddIOp::create(b, loc, niv, newFor.getStep());
-          for (auto [r, id] : llvm::zip(staged, ids)) {
+          for (auto [r, id, slice] : llvm::zip(staged, ids, slices)) {
             IRMapping m;
             m.map(niv, nextIv);
+            for (Operation *op : slice)
+              b.clone(*op, m);
             Operation *c = b.clone(*r, m);
             c->setAttr("attncc.ring", b.getI64IntegerAttr(id));
             c->setAttr("attncc.ring_slots", b.getI64IntegerAttr(slots));

@@ -5,7 +5,8 @@
 # replays each (default 30), for $ROUNDS rounds (default 4). Writes
 # $out/x.jsonl (the runner's lines) and $out/abab.json (date, GPU, $COMMIT,
 # $COMMIT_OLD, each bundle's knobs and its medians per round); prints the
-# table last. Carry build-deps and the bundle folders named.
+# table last. RUNNER_FLAGS go to every timed run (e.g. --full-lengths for a
+# paged cache). Carry build-deps and the bundle folders named.
 #   BUNDLES="build-bundles-old/def-d128-16384-c build-bundles/def-d128-16384-c" \
 #     COMMIT=... COMMIT_OLD=... bash scripts/gpu-abab.sh
 set -euo pipefail
@@ -17,7 +18,8 @@ if [ "${ABAB_TABLE_ONLY:-0}" = 0 ]; then
     || tail -5 /tmp/abab-compile.log
   for round in $(seq "${ROUNDS:-4}"); do
     for b in $BUNDLES; do
-      timeout 60 "$R" --no-check --bench "${BENCH:-30}" --json "$out/x.jsonl" "$b" > /dev/null || echo "gpu-abab: $b failed"
+      # shellcheck disable=SC2086
+      timeout 60 "$R" ${RUNNER_FLAGS:-} --no-check --bench "${BENCH:-30}" --json "$out/x.jsonl" "$b" > /dev/null || echo "gpu-abab: $b failed"
     done
   done
 fi

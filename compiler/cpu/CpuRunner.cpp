@@ -124,17 +124,21 @@ struct Buffer {
   std::vector<uint8_t> bytes;
   std::vector<int64_t> shape;
   DType type; // storage type: F16/BF16 as 16-bit patterns, F32 as float
+  bool i32 = false; // int32 (a paged cache's block table and lengths): type unused
   StridedMemRefType<char, 4> desc4;
   StridedMemRefType<char, 3> desc3;
+  StridedMemRefType<char, 2> desc2;
+  StridedMemRefType<char, 1> desc1;
   void *descPtr = nullptr;
 
-  Buffer(DType t, std::vector<int64_t> s) : shape(std::move(s)), type(t) {
+  Buffer(DType t, std::vector<int64_t> s, bool isI32 = false)
+      : shape(std::move(s)), type(t), i32(isI32) {
     int64_t n = 1;
     for (int64_t d : shape)
       n *= d;
     bytes.resize(size_t(n) * elemBytes());
   }
-  size_t elemBytes() const { return type == DType::F32 ? 4 : 2; }
+  size_t elemBytes() const { return i32 || type == DType::F32 ? 4 : 2; }
   int64_t count() const { return int64_t(bytes.size() / elemBytes()); }
 
   void set(int64_t i, float v) {
@@ -172,10 +176,21 @@ struct Buffer {
       }
       return static_cast<void *>(&d);
     };
-    descPtr = shape.size() == 4 ? fill(desc4) : fill(desc3);
+    switch (shape.size()) {
+    case 4: descPtr = fill(desc4); break;
+    case 3: descPtr = fill(desc3); break;
+    case 2: descPtr = fill(desc2); break;
+    default: descPtr = fill(desc1); break;
+    }
     return descPtr;
   }
 };
+
+Buffer ints(std::vector<int64_t> shape, const std::vector<int32_t> &values) {
+  Buffer b(DType::F32, std::move(shape), /*isI32=*/true);
+  std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
+  return b;
+}
 
 Buffer input(DType t, std::vector<int64_t> shape, const std::vector<float> &values) {
   Buffer b(t, std::move(shape));
@@ -227,15 +242,29 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
   int64_t B = p.batch.value, Hq = p.heads_q, Hkv = p.heads_kv, Sq = p.seq_q.value,
           Sk = p.seq_k.value, D = p.head_dim;
   std::vector<Buffer> bufs;
-  bufs.reserve(6);
+  bufs.reserve(8);
   if (p.kind == ProblemKind::Attention) {
     bufs.push_back(input(p.dtype, {B, Hq, Sq, D}, in.q));
-    bufs.push_back(input(p.dtype, {B, Hkv, Sk, D}, in.k));
-    bufs.push_back(input(p.dtype, {B, Hkv, Sk, D}, in.v));
+    if (p.paged()) {
+      if (std::optional<ProblemError> e = checkPagedInputs(p, in)) {
+        err = "problem: " + e->message();
+        return false;
+      }
+      std::vector<int64_t> cache{p.cachePages(), Hkv, p.page_size, D};
+      bufs.push_back(input(p.dtype, cache, in.k_cache));
+      bufs.push_back(input(p.dtype, cache, in.v_cache));
+    } else {
+      bufs.push_back(input(p.dtype, {B, Hkv, Sk, D}, in.k));
+      bufs.push_back(input(p.dtype, {B, Hkv, Sk, D}, in.v));
+    }
     if (p.bias)
       bufs.push_back(input(p.dtype,
                            {p.bias_batch_broadcast ? 1 : B, p.bias_head_broadcast ? 1 : Hq, Sq, Sk},
                            in.bias));
+    if (p.paged()) {
+      bufs.push_back(ints({B, p.maxPages()}, in.block_table));
+      bufs.push_back(ints({B}, in.kv_lens));
+    }
     bufs.emplace_back(p.dtype, std::vector<int64_t>{B, Hq, Sq, D});
     bufs.emplace_back(DType::F32, std::vector<int64_t>{B, Hq, Sq});
   } else {

@@ -10,8 +10,9 @@
 //     stores
 //   }
 //
-// The lift is self-contained (it uses only %b, %h, %i, %j and function
-// arguments), which is what lets passes copy it (split-reduce, cut-fold).
+// The lift uses only %b, %h, %i, %j, function arguments and (a paged cache)
+// the sequence's length loaded before the reduce; passes that copy it
+// (split-reduce, cut-fold) take what it uses from the map's body along.
 // Masks and modifiers are ordinary arith/math ops inside the lift: the passes
 // never see "causal" or "ALiBi", only a carrier and a lift.
 //
@@ -52,6 +53,21 @@ std::vector<std::string> axisNames(ProblemKind kind) {
   if (kind == ProblemKind::Attention)
     return {"b", "h", "q", "d", "kv"};
   return {"b", "h", "q", "n"};
+}
+
+std::vector<const char *> argRoles(const Problem &p) {
+  if (p.kind != ProblemKind::Attention)
+    return {"x", "out"};
+  std::vector<const char *> roles{"q", "k", "v"};
+  if (p.bias)
+    roles.push_back("bias");
+  if (p.paged()) {
+    roles.push_back("block_table");
+    roles.push_back("kv_lens");
+  }
+  roles.push_back("o");
+  roles.push_back("lse");
+  return roles;
 }
 
 namespace {
@@ -106,8 +122,9 @@ struct Emitter {
 
 /// The score modifiers and the mask, in the order of Problem.h:
 /// scale, softcap, ALiBi, bias, then causal / window masking to -inf.
+/// `len` (a paged cache): the sequence's keys, j < len.
 Value modifyScore(Emitter &e, Value s, Value b, Value h, Value i, Value j, Value offset,
-                  Value bias) {
+                  Value bias, Value len) {
   OpBuilder &bld = e.b;
   Location loc = e.loc;
   const Problem &p = e.p;
@@ -142,6 +159,8 @@ Value modifyScore(Emitter &e, Value s, Value b, Value h, Value i, Value j, Value
     visible = visible ? arith::AndIOp::create(bld, loc, visible, c).getResult() : c;
   };
   using P = arith::CmpIPredicate;
+  if (len)
+    andWith(arith::CmpIOp::create(bld, loc, P::slt, j, len));
   if (p.causal)
     andWith(arith::CmpIOp::create(bld, loc, P::sle, j, diag));
   if (p.window) {
@@ -164,13 +183,26 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
   unsigned a = 0;
   Value q = entry->getArgument(a++), k = entry->getArgument(a++), v = entry->getArgument(a++);
   Value bias = p.bias ? entry->getArgument(a++) : Value();
+  Value table = p.paged() ? entry->getArgument(a++) : Value();
+  Value lens = p.paged() ? entry->getArgument(a++) : Value();
   Value o = entry->getArgument(a++), lse = entry->getArgument(a++);
-  nameArgs(entry, p.bias ? std::vector<const char *>{"q", "k", "v", "bias", "o", "lse"}
-                         : std::vector<const char *>{"q", "k", "v", "o", "lse"});
+  nameArgs(entry, argRoles(p));
 
   Value c0 = e.idx(0), c1 = e.idx(1);
-  Value batch = e.extent(q, 0), heads = e.idx(p.heads_q), sq = e.extent(q, 2), sk = e.extent(k, 2);
-  Value offset = arith::SubIOp::create(b, monoid::named(loc, "sk_minus_sq"), sk, sq);
+  Value batch = e.extent(q, 0), heads = e.idx(p.heads_q), sq = e.extent(q, 2);
+  // A paged cache holds max_pages * page_size keys a sequence (the capacity:
+  // the fold's range, clipped to the sequence's length by the mask below).
+  Value sk = p.paged() ? arith::MulIOp::create(b, monoid::named(loc, "capacity"), e.extent(table, 1),
+                                               e.idx(p.page_size)).getResult()
+                       : e.extent(k, 2);
+  Value offset = p.paged() ? Value()
+                           : arith::SubIOp::create(b, monoid::named(loc, "sk_minus_sq"), sk, sq).getResult();
+  // The last slot of the block table and the last page of the cache.
+  Value lastSlot, lastPage;
+  if (p.paged()) {
+    lastSlot = arith::SubIOp::create(b, monoid::named(loc, "last_slot"), e.extent(table, 1), c1);
+    lastPage = arith::SubIOp::create(b, monoid::named(loc, "last_page"), e.extent(k, 0), c1);
+  }
   auto carrier = monoid::getSoftmaxWeightedSumCarrier(b.getContext());
   auto vecF32 = VectorType::get({p.head_dim}, e.f32);
   auto vecIn = VectorType::get({p.head_dim}, elementType(b.getContext(), p.dtype));
@@ -179,6 +211,15 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
                           ValueRange{c1, c1, c1}, [&](OpBuilder &, Location, ValueRange iv) {
     nameIvs(iv);
     Value bi = iv[0], h = iv[1], i = iv[2];
+    // A paged cache: the sequence's keys (the lift masks j >= len, which
+    // attncc-clip-identity turns into the fold's range), and the diagonal's
+    // offset from them.
+    Value len;
+    if (p.paged()) {
+      len = arith::IndexCastUIOp::create(b, monoid::named(loc, "kv_len"), b.getIndexType(),
+                                         memref::LoadOp::create(b, loc, lens, ValueRange{bi}));
+      offset = arith::SubIOp::create(b, monoid::named(loc, "len_minus_sq"), len, sq);
+    }
     auto red = monoid::ReduceOp::create(b, monoid::named(loc, "state"), reduceAxisName(p.kind), c0,
                                         sk, carrier, sched, TypeRange{e.f32, e.f32, vecF32});
     {
@@ -189,11 +230,33 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
       Value hk = p.group() == 1 ? h
                                 : arith::DivUIOp::create(b, monoid::named(loc, "hkv"), h,
                                                          e.idx(p.group())).getResult();
+      // Where key j lies: [b, hk, j] of K and V, or with a paged cache
+      // [page, hk, j mod P] with page = block_table[b, j / P]. The two clamps
+      // change no key that is read into the result (j < kv_lens[b] names a
+      // slot below max_pages, whose page checkPagedInputs checked); they keep
+      // a block read past a sequence's end (a pipeline's prefetch) inside
+      // the table and the cache.
+      Value kb = bi, kj = j;
+      if (p.paged()) {
+        Value cP = e.idx(p.page_size);
+        // attncc.page marks j / P and j mod P as a paged cache's indices
+        // (attncc-partition reads a block of keys from one page).
+        auto jDiv = arith::DivUIOp::create(b, loc, j, cP);
+        jDiv->setAttr("attncc.page", b.getUnitAttr());
+        Value slot = arith::MinUIOp::create(b, monoid::named(loc, "slot"), jDiv, lastSlot);
+        Value pageEntry = memref::LoadOp::create(b, monoid::named(loc, "page_entry"), table, ValueRange{bi, slot});
+        kb = arith::MinUIOp::create(
+            b, monoid::named(loc, "page"), arith::IndexCastUIOp::create(b, loc, b.getIndexType(), pageEntry),
+            lastPage);
+        auto jRem = arith::RemUIOp::create(b, monoid::named(loc, "page_row"), j, cP);
+        jRem->setAttr("attncc.page", b.getUnitAttr());
+        kj = jRem;
+      }
       Value qr = vector::LoadOp::create(b, monoid::named(loc, "q_i"), vecIn, q, ValueRange{bi, h, i, c0});
-      Value kr = vector::LoadOp::create(b, monoid::named(loc, "k_j"), vecIn, k, ValueRange{bi, hk, j, c0});
+      Value kr = vector::LoadOp::create(b, monoid::named(loc, "k_j"), vecIn, k, ValueRange{kb, hk, kj, c0});
       Value s = monoid::ContractOp::create(b, monoid::named(loc, "qk"), e.f32, qr, kr);
-      s = modifyScore(e, s, bi, h, i, j, offset, bias);
-      Value vr = vector::LoadOp::create(b, monoid::named(loc, "v_j"), vecIn, v, ValueRange{bi, hk, j, c0});
+      s = modifyScore(e, s, bi, h, i, j, offset, bias, len);
+      Value vr = vector::LoadOp::create(b, monoid::named(loc, "v_j"), vecIn, v, ValueRange{kb, hk, kj, c0});
       Value vf = vecIn == vecF32 ? vr
                                  : arith::ExtFOp::create(b, monoid::named(loc, "v_j_f32"), vecF32, vr).getResult();
       monoid::YieldOp::create(b, loc, ValueRange{s, e.f(1.0), vf});
@@ -290,13 +353,23 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
   int64_t B = dim(p.batch), Sq = dim(p.seq_q), Sk = dim(p.seq_k);
   SmallVector<Type> args;
   if (p.kind == ProblemKind::Attention) {
-    args.push_back(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el));  // q
-    args.push_back(MemRefType::get({B, p.heads_kv, Sk, p.head_dim}, el)); // k
-    args.push_back(MemRefType::get({B, p.heads_kv, Sk, p.head_dim}, el)); // v
+    args.push_back(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el)); // q
+    // k, v: [B, Hkv, Sk, D], or a paged cache [pages, Hkv, P, D] (one kernel
+    // for every number of pages).
+    SmallVector<int64_t> kv = p.paged() ? SmallVector<int64_t>{ShapedType::kDynamic, p.heads_kv, p.page_size, p.head_dim}
+                                        : SmallVector<int64_t>{B, p.heads_kv, Sk, p.head_dim};
+    args.push_back(MemRefType::get(kv, el)); // k
+    args.push_back(MemRefType::get(kv, el)); // v
     if (p.bias)
       args.push_back(MemRefType::get({p.bias_batch_broadcast ? 1 : B,
                                       p.bias_head_broadcast ? 1 : p.heads_q, Sq, Sk},
                                      el));
+    if (p.paged()) {
+      Type i32 = b.getI32Type();
+      int64_t maxPages = p.seq_k.symbolic ? ShapedType::kDynamic : p.maxPages();
+      args.push_back(MemRefType::get({B, maxPages}, i32)); // block_table
+      args.push_back(MemRefType::get({B}, i32));           // kv_lens
+    }
     args.push_back(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el)); // o
     args.push_back(MemRefType::get({B, p.heads_q, Sq}, f32));            // lse
   } else {
@@ -306,17 +379,20 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
   auto fn = func::FuncOp::create(b, loc, entryName(p.kind), b.getFunctionType(args, {}));
   fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
   // Each argument's role, for the launch contract of the GPU path.
-  std::vector<const char *> roles =
-      p.kind != ProblemKind::Attention ? std::vector<const char *>{"x", "out"}
-      : p.bias ? std::vector<const char *>{"q", "k", "v", "bias", "o", "lse"}
-               : std::vector<const char *>{"q", "k", "v", "o", "lse"};
+  std::vector<const char *> roles = argRoles(p);
   // And what each dimension is, so that a launch contract can name symbolic
   // sizes by the problem field they come from.
   auto dimsOf = [&](StringRef role) -> SmallVector<StringRef> {
     if (role == "q" || role == "o")
       return {"batch", "heads_q", "seq_q", "head_dim"};
+    if ((role == "k" || role == "v") && p.paged())
+      return {"num_pages", "heads_kv", "page_size", "head_dim"};
     if (role == "k" || role == "v")
       return {"batch", "heads_kv", "seq_k", "head_dim"};
+    if (role == "block_table")
+      return {"batch", "max_pages"};
+    if (role == "kv_lens")
+      return {"batch"};
     if (role == "bias")
       return {p.bias_batch_broadcast ? "1" : "batch", p.bias_head_broadcast ? "1" : "heads_q",
               "seq_q", "seq_k"};

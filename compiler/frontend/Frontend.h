@@ -17,11 +17,15 @@ const char *entryName(ProblemKind kind);
 /// Builds the monoid-level module for a validated problem: one func.func whose
 /// free axes are an scf.parallel map and whose reduction is one monoid.reduce
 /// carrying `schedule`. Signatures (row-major memrefs, `?` for symbolic sizes):
-///   attention(q, k, v, [bias], o, lse: f32)
+///   attention(q, k, v, [bias], [block_table: i32, kv_lens: i32], o, lse: f32)
+///   (paged: k and v are the cache [pages, Hkv, page_size, D])
 ///   logsumexp(x, out: f32), rowsum(x, out: f32)
 /// Every function is marked llvm.emit_c_interface.
 mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx, const Problem &p,
                                               const Schedule &schedule);
+
+/// The roles of the function's arguments, in order (attncc.role).
+std::vector<const char *> argRoles(const Problem &p);
 
 /// The name of the reduced axis, which knobs address: "kv" (attention) or "n".
 const char *reduceAxisName(ProblemKind kind);

@@ -43,6 +43,9 @@ std::optional<int64_t> symbol(const std::string &s, const Problem &p) {
   if (s == "seq_q") return p.seq_q.value;
   if (s == "seq_k") return p.seq_k.value;
   if (s == "head_dim") return p.head_dim;
+  if (s == "page_size" && p.paged()) return p.page_size;
+  if (s == "max_pages" && p.paged()) return p.maxPages();
+  if (s == "num_pages" && p.paged()) return p.cachePages();
   return std::nullopt;
 }
 
@@ -150,22 +153,34 @@ std::optional<int64_t> eval(const json &e, const Problem &p, std::string &err) {
 
 namespace {
 
-/// The input values of a buffer's role, or null for outputs and workspaces.
+/// The input values of a buffer's role, or null for outputs, workspaces and
+/// the int32 inputs (indexInputFor). K and V of a paged problem are its cache.
 const std::vector<float> *inputFor(const std::string &role, const Inputs &in) {
+  bool paged = !in.kv_lens.empty();
   if (role == "q" || role == "x")
     return &in.q;
   if (role == "k")
-    return &in.k;
+    return paged ? &in.k_cache : &in.k;
   if (role == "v")
-    return &in.v;
+    return paged ? &in.v_cache : &in.v;
   if (role == "bias")
     return &in.bias;
+  return nullptr;
+}
+
+/// The int32 inputs of a paged problem (block table, lengths), or null.
+const std::vector<int32_t> *indexInputFor(const std::string &role, const Inputs &in) {
+  if (role == "block_table")
+    return &in.block_table;
+  if (role == "kv_lens")
+    return &in.kv_lens;
   return nullptr;
 }
 
 struct Buffer {
   std::string name, role;
   DType dtype;
+  bool i32 = false; // an int32 input (contract dtype "i32"); dtype is unused
   std::vector<int64_t> shape;
   std::vector<bool> dynamic; // per dimension: passed to kernels as a size
   driver::DeviceBuffer mem;
@@ -398,11 +413,17 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
   r.module = std::move(*mod);
 
   // Buffers, with fresh inputs.
-  Inputs in = randomInputs(p, o.seed);
+  Inputs in = randomInputs(p, o.seed, o.fullLengths);
+  if (p.paged())
+    if (std::optional<ProblemError> e = checkPagedInputs(p, in)) {
+      err = "problem: " + e->message();
+      return std::nullopt;
+    }
   for (const json &jb : b.contract["buffers"]) {
     Buffer x;
     x.name = jb["name"];
     x.role = jb["role"];
+    x.i32 = jb["dtype"] == "i32";
     x.dtype = dtypeFrom(jb["dtype"]);
     for (const json &d : jb["shape"]) {
       std::optional<int64_t> v = eval(d, p, err);
@@ -411,11 +432,21 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
       x.shape.push_back(*v);
       x.dynamic.push_back(!d.contains("const"));
     }
-    size_t bytes = size_t(elements(x.shape)) * driver::dtypeBytes(x.dtype);
+    size_t bytes = size_t(elements(x.shape)) * (x.i32 ? 4 : driver::dtypeBytes(x.dtype));
     std::optional<driver::DeviceBuffer> mem = r.drv->alloc(std::max<size_t>(bytes, 4), err);
     if (!mem)
       return std::nullopt;
     x.mem = std::move(*mem);
+    if (const std::vector<int32_t> *ints = indexInputFor(x.role, in)) {
+      if (!x.i32 || ints->size() != size_t(elements(x.shape))) {
+        err = "buffer " + x.name + ": the contract's shape or dtype disagrees with the problem";
+        return std::nullopt;
+      }
+      if (!x.mem.upload(ints->data(), bytes, err))
+        return std::nullopt;
+      r.buffers.push_back(std::move(x));
+      continue;
+    }
     const std::vector<float> *values = inputFor(x.role, in);
     if (values) {
       if (values->size() != size_t(elements(x.shape))) {
@@ -485,6 +516,11 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
   auto gpuRef = [&](std::vector<double> &ref, std::vector<double> &lowp, std::vector<double> &refLse,
                     std::vector<double> &lowpLse) {
     Buffer *q = r.buffer("q"), *k = r.buffer("k"), *v = r.buffer("v"), *bias = r.buffer("bias");
+    if (p.paged()) {
+      err = "the fp32 GPU reference does not read a paged cache: check paged problems of at most " +
+            std::to_string(int64_t(o.checkMaxFlops)) + " flops (the float64 reference on the CPU)";
+      return false;
+    }
     if (!q || !k || !v) {
       err = "the GPU reference needs buffers q, k and v";
       return false;

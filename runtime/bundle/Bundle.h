@@ -49,6 +49,8 @@ struct RunOptions {
   /// Also hold the fp32 GPU reference to the tolerance rule against the
   /// float64 one (attention, shapes the CPU can afford).
   bool compareReferences = false;
+  /// A paged problem's sequences all at seq_k (randomInputs' fullLengths).
+  bool fullLengths = false;
 };
 
 /// One output held to the tolerance rule.

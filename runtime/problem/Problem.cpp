@@ -18,6 +18,11 @@
 //   A fully masked row (every score -inf) gives o_i = 0 and lse_i = -inf, never NaN.
 // LogSumExp: X [B, Hq, Sq, Sk]; out = log sum_j exp(scale * x_ij).
 // RowSum:    X [B, Hq, Sq, Sk]; out = sum_j scale * x_ij.
+// Paged KV (page_size P > 0): K and V rows come from a cache of pages
+//   [num_pages, Hkv, P, D]: key j of sequence b is row j % P of page
+//   block_table[b, j / P], and only keys j < kv_lens[b] exist, so offset is
+//   kv_lens[b] - Sq for that sequence (seq_k is the capacity). kv_lens and
+//   block_table are inputs, checked by checkPagedInputs.
 //   For both row reductions scale defaults to 1, heads_kv must equal heads_q,
 //   head_dim is ignored (neither validated nor used), and the attention-only
 //   modifiers (causal, window, bias, alibi, softcap) are rejected.
@@ -52,7 +57,9 @@ constexpr int64_t kHeadDims[] = {32, 64, 96, 128, 256};
 constexpr const char *kHeadDimsText = "one of 32, 64, 96, 128, 256";
 constexpr const char *kKeys[] = {"kind",   "batch",  "heads_q", "heads_kv", "seq_q",
                                  "seq_k",  "head_dim", "dtype", "scale",    "causal",
-                                 "window", "bias",   "alibi",   "softcap"};
+                                 "window", "bias",   "alibi",   "softcap",  "paged",
+                                 "num_pages"};
+constexpr int64_t kMaxPageSize = 65536;
 
 /// Shortest decimal text that reads back as the same double ("0.1", not
 /// "0.10000000000000001"); "inf", "-inf", "nan" for the non-finite ones.
@@ -144,6 +151,14 @@ std::string Problem::shapeName() const {
          std::to_string(head_dim);
 }
 
+int64_t Problem::maxPages() const {
+  return page_size > 0 ? (seq_k.value + page_size - 1) / page_size : 0;
+}
+
+int64_t Problem::cachePages() const {
+  return num_pages > 0 ? num_pages : batch.value * maxPages();
+}
+
 double Problem::flops() const {
   double rows = static_cast<double>(batch.value) * heads_q * seq_q.value * seq_k.value;
   if (kind != ProblemKind::Attention)
@@ -165,7 +180,8 @@ bool operator==(const Problem &a, const Problem &b) {
          flagEq(a.bias_batch_broadcast, b.bias_batch_broadcast, a.batch.value,
                 a.batch.symbolic) &&
          flagEq(a.bias_head_broadcast, b.bias_head_broadcast, a.heads_q, false) &&
-         a.alibi == b.alibi && a.softcap == b.softcap;
+         a.alibi == b.alibi && a.softcap == b.softcap && a.page_size == b.page_size &&
+         a.num_pages == b.num_pages;
 }
 
 std::string ProblemError::message() const {
@@ -224,6 +240,17 @@ std::optional<ProblemError> validate(const Problem &p) {
                      "window must be <= 536870912 (2^29: mask indices are 32-bit)");
   if (p.softcap && !(std::isfinite(*p.softcap) && *p.softcap > 0))
     return makeError("softcap", fmtDouble(*p.softcap), "softcap must be finite and > 0");
+  if (p.page_size < 0 || p.page_size > kMaxPageSize)
+    return makeError("paged", std::to_string(p.page_size),
+                     "the page size must be between 1 and 65536 rows (0: K and V not paged)");
+  if (p.paged() && !attention)
+    return makeError("paged", std::to_string(p.page_size),
+                     std::string("only for kind attention (kind is ") + kindName(p.kind) + ")");
+  if (p.num_pages < 0 || p.num_pages > kMaxSize)
+    return makeError("num_pages", std::to_string(p.num_pages),
+                     "num_pages must be between 1 and 2147483647 (0: batch * max_pages)");
+  if (p.num_pages && !p.paged())
+    return makeError("num_pages", std::to_string(p.num_pages), "only with paged (a page size)");
   if (!p.bias && p.bias_batch_broadcast)
     return makeError("bias_batch_broadcast", "true", "only with bias");
   if (!p.bias && p.bias_head_broadcast)
@@ -242,6 +269,8 @@ std::optional<ProblemError> validate(const Problem &p) {
 //  "scale", "softcap": number | null                      default null
 //  "window": int | null                                   default null
 //  "causal", "alibi": bool                                default false
+//  "paged": int (page size, 1-65536) | null               default null (not paged)
+//  "num_pages": int | null       (paged: pages in the cache) default null (batch * max_pages)
 //  "bias": false | true | "none" | "full" | [Bb, Hb, Sq, Sk]   default false
 //     shape entries are ints or "?"; Bb is 1 (broadcast) or B, Hb is 1 or Hq,
 //     a symbolic extent is written "?".}
@@ -429,6 +458,12 @@ public:
           p.window.reset();
         else if ((ok = readInt(v, "window", w)))
           p.window = w;
+      } else if (key == "paged" || key == "num_pages") {
+        int64_t n = 0;
+        if (!v.is_null() && (ok = readInt(v, key.c_str(), n)) && n == 0)
+          ok = fail(key, "0", key == "paged" ? "a page size >= 1, or null (not paged)"
+                                             : "num_pages >= 1, or null (batch * max_pages)");
+        (key == "paged" ? p.page_size : p.num_pages) = v.is_null() ? 0 : n;
       } else if (key == "causal") {
         ok = readBool(v, "causal", p.causal);
       } else if (key == "alibi") {
@@ -515,6 +550,8 @@ std::string problemToJson(const Problem &p) {
   }
   j["alibi"] = p.alibi;
   j["softcap"] = p.softcap ? ojson(*p.softcap) : ojson(nullptr);
+  j["paged"] = p.paged() ? ojson(p.page_size) : ojson(nullptr);
+  j["num_pages"] = p.num_pages ? ojson(p.num_pages) : ojson(nullptr);
   return j.dump(2);
 }
 

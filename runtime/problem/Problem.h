@@ -59,6 +59,20 @@ struct Problem {
   bool bias_head_broadcast = false;  // bias has head extent 1
   bool alibi = false;            // score += -slope_h * |i + (Sk - Sq) - j|, slope_h = 2^(-8 (h+1) / Hq)
   std::optional<double> softcap; // score = softcap * tanh(score / softcap), applied after scale
+  // Paged KV cache (page_size > 0; attention only): K and V are a cache of
+  // pages [num_pages, Hkv, page_size, D] (FlashInfer's HND layout), addressed
+  // through block_table [B, max_pages] (int32 page indices) and kv_lens [B]
+  // (int32, each in [0, seq_k]): key j < kv_lens[b] of sequence b is row
+  // j % page_size of page block_table[b, j / page_size]. seq_k is the
+  // capacity of a sequence; offset and masks use kv_lens[b] in place of Sk.
+  int64_t page_size = 0;
+  int64_t num_pages = 0; // 0: batch * max_pages (every sequence its own pages)
+
+  bool paged() const { return page_size > 0; }
+  /// ceil(seq_k / page_size): the block table's row length.
+  int64_t maxPages() const;
+  /// num_pages, or its default batch * max_pages.
+  int64_t cachePages() const;
 
   double effectiveScale() const;
   int64_t group() const { return heads_q / heads_kv; }

@@ -204,7 +204,47 @@ Shapes shapesOf(const Problem &p) {
   return s;
 }
 
-Inputs randomInputs(const Problem &p, uint64_t seed) {
+namespace {
+/// The paged cache, table and lengths of randomInputs (see Reference.h).
+void makePaged(const Problem &p, Inputs &in, uint64_t seed, bool fullLengths) {
+  int64_t B = p.batch.value, Hkv = p.heads_kv, Sk = p.seq_k.value, D = p.head_dim,
+          P = p.page_size, maxPages = p.maxPages(), pages = p.cachePages();
+  std::mt19937_64 rng(seed ^ 0x5DEECE66Dull);
+  in.kv_lens.resize(size_t(B));
+  for (int64_t b = 0; b < B; ++b)
+    in.kv_lens[size_t(b)] = int32_t(b == B - 1 || fullLengths ? Sk : 1 + int64_t(rng() % uint64_t(Sk)));
+  std::vector<int32_t> perm(static_cast<size_t>(pages));
+  for (int64_t i = 0; i < pages; ++i)
+    perm[size_t(i)] = int32_t(i);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  size_t cacheSize = size_t(pages * Hkv * P * D);
+  in.k_cache.assign(cacheSize, std::numeric_limits<float>::quiet_NaN());
+  in.v_cache.assign(cacheSize, std::numeric_limits<float>::quiet_NaN());
+  in.block_table.resize(size_t(B * maxPages));
+  size_t next = 0;
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t slot = 0; slot < maxPages; ++slot) {
+      int32_t &page = in.block_table[size_t(b * maxPages + slot)];
+      if (slot * P >= in.kv_lens[size_t(b)] || next >= perm.size()) {
+        page = int32_t(rng() % uint64_t(pages)); // never read as keys
+        continue;
+      }
+      page = perm[next++];
+      for (int64_t h = 0; h < Hkv; ++h)
+        for (int64_t r = 0; r < P; ++r) {
+          int64_t j = slot * P + r;
+          size_t dst = size_t(((page * Hkv + h) * P + r) * D);
+          size_t src = size_t(((b * Hkv + h) * Sk + j) * D);
+          for (int64_t d = 0; d < D; ++d) {
+            in.k_cache[dst + size_t(d)] = j < Sk ? in.k[src + size_t(d)] : 0.0f;
+            in.v_cache[dst + size_t(d)] = j < Sk ? in.v[src + size_t(d)] : 0.0f;
+          }
+        }
+    }
+}
+} // namespace
+
+Inputs randomInputs(const Problem &p, uint64_t seed, bool fullLengths) {
   Shapes s = shapesOf(p);
   NormalStream rng(seed);
   Inputs in;
@@ -212,7 +252,34 @@ Inputs randomInputs(const Problem &p, uint64_t seed) {
   fill(in.k, s.k, p.dtype, rng);
   fill(in.v, s.v, p.dtype, rng);
   fill(in.bias, s.bias, p.dtype, rng);
+  if (p.paged())
+    makePaged(p, in, seed, fullLengths);
   return in;
+}
+
+std::optional<ProblemError> checkPagedInputs(const Problem &p, const Inputs &in) {
+  int64_t B = p.batch.value, P = p.page_size, maxPages = p.maxPages(), pages = p.cachePages();
+  if (int64_t(in.kv_lens.size()) != B)
+    return ProblemError{"kv_lens", std::to_string(in.kv_lens.size()) + " entries",
+                        "one length a sequence (batch = " + std::to_string(B) + ")"};
+  if (int64_t(in.block_table.size()) != B * maxPages)
+    return ProblemError{"block_table", std::to_string(in.block_table.size()) + " entries",
+                        "batch x max_pages = " + std::to_string(B * maxPages)};
+  for (int64_t b = 0; b < B; ++b) {
+    int64_t len = in.kv_lens[size_t(b)];
+    if (len < 0 || len > p.seq_k.value)
+      return ProblemError{"kv_lens[" + std::to_string(b) + "]", std::to_string(len),
+                          "a length in [0, seq_k = " + std::to_string(p.seq_k.value) +
+                              "] (the capacity of a sequence: max_pages x page_size)"};
+    for (int64_t slot = 0; slot * P < len; ++slot) {
+      int64_t page = in.block_table[size_t(b * maxPages + slot)];
+      if (page < 0 || page >= pages)
+        return ProblemError{"block_table[" + std::to_string(b) + "][" + std::to_string(slot) + "]",
+                            std::to_string(page),
+                            "a page index in [0, num_pages = " + std::to_string(pages) + ")"};
+    }
+  }
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -226,12 +293,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 struct Attn {
   const Problem &p;
   const Inputs &in;
-  int64_t B, Hq, Hkv, Sq, Sk, D, off;
+  int64_t B, Hq, Hkv, Sq, Sk, D;
   double scale, slopeExp;
 
   Attn(const Problem &p, const Inputs &in)
       : p(p), in(in), B(p.batch.value), Hq(p.heads_q), Hkv(p.heads_kv), Sq(p.seq_q.value),
-        Sk(p.seq_k.value), D(p.head_dim), off(p.seq_k.value - p.seq_q.value),
+        Sk(p.seq_k.value), D(p.head_dim),
         scale(p.effectiveScale()), slopeExp(-8.0 / static_cast<double>(p.heads_q)) {
     Shapes s = shapesOf(p);
     requireSize("q", in.q, s.q);
@@ -240,8 +307,13 @@ struct Attn {
     requireSize("bias", in.bias, s.bias);
   }
 
-  bool visible(int64_t i, int64_t j) const {
-    int64_t d = i + off - j; // distance below the (bottom-right aligned) diagonal
+  /// Keys of sequence b: Sk, or kv_lens[b] for a paged cache.
+  int64_t len(int64_t b) const { return in.kv_lens.empty() ? Sk : in.kv_lens[size_t(b)]; }
+
+  bool visible(int64_t b, int64_t i, int64_t j) const {
+    if (j >= len(b))
+      return false;
+    int64_t d = i + len(b) - Sq - j; // distance below the (bottom-right aligned) diagonal
     if (p.causal && d < 0)
       return false;
     if (p.window && (d > *p.window || (!p.causal && d < -*p.window)))
@@ -273,7 +345,7 @@ struct Attn {
     const float *q = qRow(b, h, i);
     T slope = static_cast<T>(std::exp2(slopeExp * static_cast<double>(h + 1)));
     for (int64_t j = 0; j < Sk; ++j) {
-      if (!visible(i, j))
+      if (!visible(b, i, j))
         continue;
       const float *k = kRow(b, h, j);
       T dot = 0;
@@ -285,7 +357,7 @@ struct Attn {
         x = c * std::tanh(x / c);
       }
       if (p.alibi)
-        x -= slope * static_cast<T>(std::llabs(i + off - j));
+        x -= slope * static_cast<T>(std::llabs(i + len(b) - Sq - j));
       if (p.bias)
         x += static_cast<T>(biasAt(b, h, i, j));
       s[static_cast<size_t>(j)] = x;

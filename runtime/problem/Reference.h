@@ -20,6 +20,7 @@
 #include "runtime/problem/Problem.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace attncc {
@@ -34,6 +35,11 @@ float bf16BitsToFloat(uint16_t h);
 
 struct Inputs {
   std::vector<float> q, k, v, bias; // values already representable in the dtype
+  // Paged KV (Problem::paged()): k and v above stay the logical [B, Hkv, Sk, D]
+  // tensors the references read; the kernel reads the cache built from them.
+  std::vector<float> k_cache, v_cache; // [num_pages, Hkv, page_size, D]
+  std::vector<int32_t> block_table;    // [B, max_pages]
+  std::vector<int32_t> kv_lens;        // [B], each in [0, seq_k]
 };
 
 /// Element counts of each tensor for the problem (0 where absent).
@@ -43,7 +49,21 @@ struct Shapes {
 Shapes shapesOf(const Problem &p);
 
 /// Fresh random inputs (standard normal, rounded to dtype), deterministic in `seed`.
-Inputs randomInputs(const Problem &p, uint64_t seed);
+/// Paged problems also get ragged lengths (uniform in [1, seq_k], the last
+/// sequence full), a random page for each used slot (distinct pages, a random
+/// permutation of the cache), and the cache: each used page holds its rows of
+/// k and v (rows past seq_k are 0), every page no sequence uses is NaN, and
+/// the table's slots past a sequence's length name random pages (a kernel
+/// that reads a key past kv_lens[b] into its result reads NaN).
+/// `fullLengths`: every length is seq_k (timing a paged cache against
+/// contiguous K and V: the same keys).
+Inputs randomInputs(const Problem &p, uint64_t seed, bool fullLengths = false);
+
+/// The first thing wrong with a paged problem's table or lengths: a length
+/// outside [0, seq_k] ("length over capacity"), or a used slot's page outside
+/// [0, num_pages). Slots past a sequence's length are not read as pages that
+/// hold keys and are not checked.
+std::optional<ProblemError> checkPagedInputs(const Problem &p, const Inputs &in);
 
 /// Float64 reference. `lse` may be null. Fully masked rows give out = 0, lse = -inf.
 void referenceF64(const Problem &p, const Inputs &in, std::vector<double> &out,

@@ -2,6 +2,7 @@
 //
 //   attncc-runner [--seed N] [--no-check] [--gpu-reference] [--compare-references]
 //                 [--control] [--compile-only] [--repeats N] [--bench N] [--set seq_k=4096 ...]
+//                 [--full-lengths]  (a paged cache: every sequence seq_k keys long)
 //                 [--json FILE] BUNDLE_DIR...
 //
 // For each bundle: NVRTC-compile for the device (an sm_80/sm_120 schedule is
@@ -31,7 +32,7 @@ using namespace attncc;
 
 static int usage() {
   std::fprintf(stderr, "usage: attncc-runner [--seed N] [--no-check] [--gpu-reference] [--compare-references] "
-                       "[--control] [--compile-only] [--repeats N] [--bench N] [--set NAME=N]... [--json FILE] BUNDLE_DIR...\n");
+                       "[--control] [--compile-only] [--repeats N] [--bench N] [--set NAME=N]... [--full-lengths] [--json FILE] BUNDLE_DIR...\n");
   return 2;
 }
 
@@ -46,6 +47,8 @@ int main(int argc, char **argv) {
       const char *v = next();
       if (!v) return usage();
       opts.seed = std::strtoull(v, nullptr, 10);
+    } else if (a == "--full-lengths") {
+      opts.fullLengths = true;
     } else if (a == "--no-check") {
       opts.check = false;
     } else if (a == "--gpu-reference") {

@@ -32,6 +32,10 @@ void addProblemFlags(CLI::App &app, ProblemFlags &f) {
   app.add_option("--bias-shape", f.biasShape, "bias shape, broadcasting B or Hq as 1: e.g. 1,8,128,128");
   app.add_flag("--alibi", f.alibi, "ALiBi position bias");
   app.add_option("--softcap", f.softcap, "score soft cap c: c * tanh(s / c)");
+  app.add_option("--paged", f.paged,
+                 "paged KV cache: K and V in pages of P rows [pages, Hkv, P, D], read through a "
+                 "block table [B, ceil(Sk / P)] and lengths [B] (Sk is the capacity)");
+  app.add_option("--pages", f.pages, "with --paged: pages in the cache (default B * ceil(Sk / P))");
 }
 
 Problem listingProblem() {
@@ -191,6 +195,14 @@ std::optional<ProblemError> applyFlags(const ProblemFlags &f, Problem &p) {
   }
   if (f.alibi)
     p.alibi = true;
+  if (!f.paged.empty() && (e = parseCount("--paged", f.paged, p.page_size)))
+    return e;
+  if (!f.pages.empty()) {
+    if (f.paged.empty())
+      return bad("--pages", f.pages, "only with --paged P");
+    if ((e = parseCount("--pages", f.pages, p.num_pages)))
+      return e;
+  }
   if (f.bias || !f.biasShape.empty())
     p.bias = true;
   if (!f.biasShape.empty()) {
@@ -240,7 +252,8 @@ ProblemError nameFlag(ProblemError e, const ProblemFlags &f) {
       {"seq_k", "--shape", &f.shape},         {"heads_q", "--heads-q", &f.headsQ},
       {"heads_q", "--heads", &f.heads},       {"heads_q", "--shape", &f.shape},
       {"heads_kv", "--heads-kv", &f.headsKv}, {"heads_kv", "--heads", &f.heads},
-      {"heads_kv", "--shape", &f.shape},
+      {"heads_kv", "--shape", &f.shape},      {"paged", "--paged", &f.paged},
+      {"num_pages", "--pages", &f.pages},
   };
   const std::pair<const char *, bool> switches[] = {
       {"causal", f.causal}, {"alibi", f.alibi}, {"bias", f.bias || !f.biasShape.empty()}};
@@ -263,7 +276,8 @@ std::string givenProblemFlag(const ProblemFlags &f) {
       {"--heads", &f.heads},      {"--heads-q", &f.headsQ},  {"--heads-kv", &f.headsKv},
       {"--seq", &f.seq},          {"--seq-q", &f.seqQ},      {"--seq-k", &f.seqK},
       {"--head-dim", &f.headDim}, {"--dtype", &f.dtype},     {"--scale", &f.scale},
-      {"--window", &f.window},    {"--softcap", &f.softcap}, {"--bias-shape", &f.biasShape}};
+      {"--window", &f.window},    {"--softcap", &f.softcap}, {"--bias-shape", &f.biasShape},
+      {"--paged", &f.paged},      {"--pages", &f.pages}};
   for (auto [flag, v] : values)
     if (!v->empty())
       return flag;
