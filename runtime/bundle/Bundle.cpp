@@ -515,18 +515,24 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
   bool cpu = p.flops() <= o.checkMaxFlops;
   auto gpuRef = [&](std::vector<double> &ref, std::vector<double> &lowp, std::vector<double> &refLse,
                     std::vector<double> &lowpLse) {
-    Buffer *q = r.buffer("q"), *k = r.buffer("k"), *v = r.buffer("v"), *bias = r.buffer("bias");
+    Buffer *q = r.buffer("q"), *k = r.buffer("k"), *v = r.buffer("v"), *bias = r.buffer("bias"),
+           *lens = r.buffer("kv_lens");
+    if (!q || !k || !v || (p.paged() && !lens)) {
+      err = "the GPU reference needs buffers q, k and v (and kv_lens for a paged cache)";
+      return false;
+    }
+    // A paged cache: the reference reads the logical K and V.
+    std::optional<driver::DeviceBuffer> kLogical, vLogical;
     if (p.paged()) {
-      err = "the fp32 GPU reference does not read a paged cache: check paged problems of at most " +
-            std::to_string(int64_t(o.checkMaxFlops)) + " flops (the float64 reference on the CPU)";
-      return false;
+      kLogical = r.drv->alloc(in.k.size() * driver::dtypeBytes(p.dtype), err);
+      vLogical = kLogical ? r.drv->alloc(in.v.size() * driver::dtypeBytes(p.dtype), err) : std::nullopt;
+      if (!vLogical || !kLogical->upload(p.dtype, in.k, err) || !vLogical->upload(p.dtype, in.v, err))
+        return false;
     }
-    if (!q || !k || !v) {
-      err = "the GPU reference needs buffers q, k and v";
-      return false;
-    }
-    return gpuReference(*r.drv, p, driver::archForDevice(dev.smMajor, dev.smMinor), q->mem, k->mem,
-                        v->mem, bias ? &bias->mem : nullptr, ref, lowp, refLse, lowpLse, err);
+    return gpuReference(*r.drv, p, driver::archForDevice(dev.smMajor, dev.smMinor), q->mem,
+                        kLogical ? *kLogical : k->mem, vLogical ? *vLogical : v->mem,
+                        bias ? &bias->mem : nullptr, p.paged() ? &lens->mem : nullptr, ref, lowp,
+                        refLse, lowpLse, err);
   };
   auto hold = [](const CheckResult &c) { return OutputCheck{c.maxErr, c.bound, c.pass}; };
   if (o.check && (cpu || attention)) {

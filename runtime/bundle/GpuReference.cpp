@@ -27,10 +27,14 @@ __device__ float roundTo(const __half *, float x) { return __half2float(__float2
 __device__ float roundTo(const __nv_bfloat16 *, float x) { return __bfloat162float(__float2bfloat16_rn(x)); }
 __device__ float roundTo(const float *, float x) { return x; }
 
+// lens (a paged cache, else null): sequence b has lens[b] keys, and the
+// diagonal is aligned to that length.
 template <typename T>
-__device__ float score(const T *q, const T *k, const T *bias, const RefParams &p, long long b,
-                       long long h, long long i, long long j) {
-  long long dist = i + p.offset - j; // distance below the bottom-right aligned diagonal
+__device__ float score(const T *q, const T *k, const T *bias, const int *lens, const RefParams &p,
+                       long long b, long long h, long long i, long long j) {
+  long long len = lens ? (long long)lens[b] : p.Sk;
+  if (j >= len) return __int_as_float(0xff800000);
+  long long dist = i + (lens ? len - p.Sq : p.offset) - j; // distance below the bottom-right aligned diagonal
   if (p.causal && dist < 0) return __int_as_float(0xff800000);
   if (p.window >= 0 && (dist > p.window || (!p.causal && dist < -p.window)))
     return __int_as_float(0xff800000);
@@ -50,8 +54,8 @@ __device__ float score(const T *q, const T *k, const T *bias, const RefParams &p
 }
 
 template <typename T>
-__global__ void reference_attention(const T *q, const T *k, const T *v, const T *bias, RefParams p,
-                                    float *ref, float *lowp, double *refLse, float *lowpLse) {
+__global__ void reference_attention(const T *q, const T *k, const T *v, const T *bias, const int *lens,
+                                    RefParams p, float *ref, float *lowp, double *refLse, float *lowpLse) {
   long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= p.B * p.Hq * p.Sq) return;
   long long i = row % p.Sq, h = (row / p.Sq) % p.Hq, b = row / (p.Sq * p.Hq);
@@ -61,19 +65,19 @@ __global__ void reference_attention(const T *q, const T *k, const T *v, const T 
   float m = __int_as_float(0xff800000);
   refLse[row] = __longlong_as_double(0xfff0000000000000ULL);
   lowpLse[row] = m;
-  for (long long j = 0; j < p.Sk; ++j) m = fmaxf(m, score(q, k, bias, p, b, h, i, j));
+  for (long long j = 0; j < p.Sk; ++j) m = fmaxf(m, score(q, k, bias, lens, p, b, h, i, j));
   if (m == __int_as_float(0xff800000)) return; // fully masked: 0, lse = -inf
   float l = 0.f;
   double l64 = 0.0;
   for (long long j = 0; j < p.Sk; ++j) {
-    float s = score(q, k, bias, p, b, h, i, j);
+    float s = score(q, k, bias, lens, p, b, h, i, j);
     l += expf(s - m);
     l64 += exp((double)s - (double)m);
   }
   refLse[row] = (double)m + log(l64);
   lowpLse[row] = m + logf(l);
   for (long long j = 0; j < p.Sk; ++j) {
-    float e = expf(score(q, k, bias, p, b, h, i, j) - m);
+    float e = expf(score(q, k, bias, lens, p, b, h, i, j) - m);
     if (e == 0.f) continue;
     float pl = roundTo(q, e / l);
     const long long vRow = ((b * p.Hkv + hk) * p.Sk + j) * p.D;
@@ -104,7 +108,7 @@ const char *gpuReferenceSource() { return kSource; }
 bool gpuReference(driver::Driver &drv, const Problem &p, const std::string &arch,
                   const driver::DeviceBuffer &q, const driver::DeviceBuffer &k,
                   const driver::DeviceBuffer &v, const driver::DeviceBuffer *bias,
-                  std::vector<double> &ref, std::vector<double> &lowp, std::vector<double> &refLse,
+                  const driver::DeviceBuffer *lens, std::vector<double> &ref, std::vector<double> &lowp, std::vector<double> &refLse,
                   std::vector<double> &lowpLse, std::string &err) {
   if (p.kind != ProblemKind::Attention) {
     err = "the GPU reference computes attention only";
@@ -136,7 +140,8 @@ bool gpuReference(driver::Driver &drv, const Problem &p, const std::string &arch
                float(p.effectiveScale()), p.softcap ? float(*p.softcap) : 0.f,
                p.causal, p.alibi, p.bias, p.bias_batch_broadcast, p.bias_head_broadcast};
   driver::KernelArgs args;
-  args.add(q).add(k).add(v).add(bias ? bias->ptr() : CUdeviceptr(0)).add(rp).add(*dRef).add(*dLow)
+  args.add(q).add(k).add(v).add(bias ? bias->ptr() : CUdeviceptr(0)).add(lens ? lens->ptr() : CUdeviceptr(0))
+      .add(rp).add(*dRef).add(*dLow)
       .add(*dRefLse).add(*dLowLse);
   unsigned threads = 128;
   if (!drv.launch(*fn, {unsigned((rows + threads - 1) / threads), 1, 1}, {threads, 1, 1}, 0, args, err) ||

@@ -26,13 +26,15 @@
 namespace attncc::bundle {
 
 /// Attention only. q, k, v (and bias when the problem has one) are device
-/// buffers in the problem's layout and dtype. Fills `ref` and `lowp` (O, as
+/// buffers in the problem's layout and dtype; a paged problem passes its
+/// logical K and V ([B, Hkv, seq_k, D]) and `lens`, its kv_lens (int32 [B]),
+/// else null. Fills `ref` and `lowp` (O, as
 /// doubles) and `refLse` and `lowpLse` (-inf for a fully masked row). `arch`
 /// is the device's NVRTC arch.
 bool gpuReference(driver::Driver &drv, const Problem &p, const std::string &arch,
                   const driver::DeviceBuffer &q, const driver::DeviceBuffer &k,
                   const driver::DeviceBuffer &v, const driver::DeviceBuffer *bias,
-                  std::vector<double> &ref, std::vector<double> &lowp, std::vector<double> &refLse,
+                  const driver::DeviceBuffer *lens, std::vector<double> &ref, std::vector<double> &lowp, std::vector<double> &refLse,
                   std::vector<double> &lowpLse, std::string &err);
 
 /// The CUDA source of the reference kernel (for tests).
