@@ -265,6 +265,15 @@ def Partition : Pass<"attncc-partition", "func::FuncOp"> {
     (`scf.parallel (%tile, %b, %h)`), so the launch is tile-major: every
     (batch, head)'s longest tile, then every second-longest, ..., and the
     grid's last wave is its shortest tiles.
+
+    A paged KV cache (`--paged P`): the front end reads key `j` from row
+    `j mod P` of page `block_table[b, j / P]`, with the `arith.divui` and
+    `arith.remui` marked `attncc.page`. Blocks then start at multiples of
+    `B` (a lower bound that is not 0 is masked), and `B` must divide `P`
+    (refused otherwise), so a block lies in one page: `j / P` is the block's
+    `kv0 / P` (uniform) and `j mod P` indexes the tile like `j`, from
+    `kv0 mod P`. The K and V blocks are tile reads
+    `vector.transfer_read %k[%page, %h, %row, %c0]` of the cache.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect", "::mlir::math::MathDialect"];
@@ -352,7 +361,11 @@ def Stage : Pass<"attncc-stage", "func::FuncOp"> {
     operands whose rows are not 16-byte (128-byte for swz128) multiples.
     `tma` marks the reads `"tma.swz"`: the emitter copies each block with TMA
     from one thread and adds full/empty mbarriers per buffer (no CTA barrier
-    in the fold).
+    in the fold). A ring read whose indices the loop body computes from the
+    loop index (a paged cache: the block table's page, the row in the page)
+    takes that computation along: its ops (arithmetic and loads, no carried
+    state) are cloned with `lo` before the loop and with `kv0 + step` for
+    the prefetch.
   }];
   let dependentDialects = ["::mlir::monoid::MonoidDialect"];
 }

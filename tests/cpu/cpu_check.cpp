@@ -29,6 +29,8 @@
 #include "compiler/frontend/Frontend.h"
 #include "ir/Carrier.h"
 #include "ir/MonoidOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "runtime/problem/Reference.h"
 #include "runtime/problem/Verdict.h"
 
@@ -299,6 +301,24 @@ std::vector<Case> sweep() {
       }), "TILE@kv=n64/f1,REDUCE@kv=gauto");
   add("pack scalar causal", with(attn(1, 4, 1, 5, 40, 64), [](Problem &p) { p.causal = true; }),
       "PACK=gqa");
+  // A paged KV cache (K and V in pages read through a block table, ragged
+  // lengths, NaN in unused pages; randomInputs): the lift's page lookup
+  // through the streamed fold, scalar tiles, a split, tensor-core tiles
+  // (one page a block) with their staging rings.
+  auto paged = [](Problem p, int64_t page, bool causal = false) {
+    p.page_size = page;
+    p.causal = causal;
+    return p;
+  };
+  add("paged untiled", paged(attn(2, 2, 2, 30, 100, 64), 24));
+  add("paged causal tile16", paged(attn(2, 4, 2, 97, 130, 64), 16, true), "TILE@kv=n16/f1");
+  add("paged split", paged(attn(3, 2, 2, 5, 90, 64), 16, true), "REDUCE@kv=g3k");
+  add("paged decode mma split pack", paged(attn(3, 8, 2, 1, 300, 64), 32),
+      "TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x4/k4,STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g3k,PACK=gqa");
+  add("paged wgmma tma ring causal", paged(attn(2, 2, 2, 70, 200, 64), 64, true),
+      "TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@kv=d2/tma/ring/swz128");
+  add("paged window mma", with(paged(attn(2, 2, 2, 90, 160, 64), 32, true), [](Problem &p) { p.window = 20; }),
+      "TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x4/k4,STAGE@kv=d2/cp/ring/pad");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),
@@ -323,6 +343,19 @@ std::vector<Case> sweep() {
                 with(attn(1, 2, 2, 64, 64, 64), [](Problem &p) { p.causal = true; }), "", false};
   wrongRef.refProblem = [](Problem &p) { p.causal = false; };
   cs.push_back(wrongRef);
+  // The block table ignored (page = the sequence's slot): wrong pages, some
+  // of them NaN.
+  Case pagesInOrder{"CONTROL paged cache read without the block table",
+                    with(attn(3, 2, 2, 5, 90, 64), [](Problem &p) { p.page_size = 16; }),
+                    "TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x2/k4", false};
+  pagesInOrder.mutate = [](mlir::ModuleOp m) {
+    m.walk([](mlir::arith::IndexCastUIOp c) {
+      auto load = c.getIn().getDefiningOp<mlir::memref::LoadOp>();
+      if (load && load.getIndices().size() == 2) // block_table[b, slot]
+        c.getResult().replaceAllUsesWith(load.getIndices()[1]);
+    });
+  };
+  cs.push_back(pagesInOrder);
   return cs;
 }
 

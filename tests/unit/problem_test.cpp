@@ -255,6 +255,13 @@ TEST_CASE("JSON: round trip", "[problem][json]") {
   CHECK(text.find("\"batch\": \"?\"") != std::string::npos);
   CHECK(text.find("\"seq_q\": \"?=1\"") != std::string::npos);
 
+  Problem pg = attention(3, 8, 2, 1, 1000, 128);
+  pg.page_size = 64;
+  requireRoundTrip(pg);
+  pg.num_pages = 100;
+  pg.seq_k = {0, true};
+  requireRoundTrip(pg);
+
   Problem r = attention(2, 4, 4, 5, 6, 64);
   r.kind = ProblemKind::LogSumExp;
   r.dtype = DType::F16;
@@ -265,14 +272,15 @@ TEST_CASE("JSON: round trip", "[problem][json]") {
 
   // Every key is written.
   for (const char *key : {"kind", "batch", "heads_q", "heads_kv", "seq_q", "seq_k", "head_dim",
-                          "dtype", "scale", "causal", "window", "bias", "alibi", "softcap"})
+                          "dtype", "scale", "causal", "window", "bias", "alibi", "softcap", "paged",
+                          "num_pages"})
     CHECK(problemToJson(Problem()).find(std::string("\"") + key + "\"") != std::string::npos);
 }
 
 TEST_CASE("JSON: structural errors", "[problem][json]") {
   CHECK(jsonError(R"({"heads": 8})") ==
         "invalid json key = \"heads\": one of kind, batch, heads_q, heads_kv, seq_q, seq_k, "
-        "head_dim, dtype, scale, causal, window, bias, alibi, softcap");
+        "head_dim, dtype, scale, causal, window, bias, alibi, softcap, paged, num_pages");
   CHECK(jsonError("[1,2]") == "invalid json = [1,2]: a JSON object");
   CHECK(jsonError("42") == "invalid json = 42: a JSON object");
 
@@ -381,4 +389,46 @@ TEST_CASE("JSON: bias shapes", "[problem][json]") {
   // Sizes are checked before the bias shape.
   CHECK(jsonError(R"({"heads_q": 0, "bias": [1, 1, 1, 1]})") ==
         "invalid heads_q = 0: heads_q must be >= 1");
+}
+
+TEST_CASE("paged KV: fields, validation and JSON", "[problem][json][paged]") {
+  Problem p = attention(3, 8, 2, 1, 1000, 128);
+  CHECK_FALSE(p.paged());
+  p.page_size = 64;
+  CHECK(p.paged());
+  CHECK(p.maxPages() == 16); // ceil(1000 / 64)
+  CHECK(p.cachePages() == 48);
+  p.num_pages = 20;
+  CHECK(p.cachePages() == 20);
+  CHECK(validateError(p).empty());
+
+  Problem q = attention(1, 1, 1, 1, 1, 64);
+  q.page_size = -1;
+  CHECK(validateError(q) ==
+        "invalid paged = -1: the page size must be between 1 and 65536 rows (0: K and V not paged)");
+  q.page_size = 65537;
+  CHECK(validateError(q) ==
+        "invalid paged = 65537: the page size must be between 1 and 65536 rows (0: K and V not paged)");
+  q.page_size = 0;
+  q.num_pages = 4;
+  CHECK(validateError(q) == "invalid num_pages = 4: only with paged (a page size)");
+  q.kind = ProblemKind::RowSum;
+  q.num_pages = 0;
+  q.page_size = 16;
+  CHECK(validateError(q) == "invalid paged = 16: only for kind attention (kind is rowsum)");
+
+  CHECK(jsonError(R"({"paged": 0})") == "invalid paged = 0: a page size >= 1, or null (not paged)");
+  CHECK(jsonError(R"({"paged": "64"})") == "invalid paged = \"64\": an integer");
+  CHECK(jsonError(R"({"num_pages": 0, "paged": 16})") ==
+        "invalid num_pages = 0: num_pages >= 1, or null (batch * max_pages)");
+  CHECK(jsonError(R"({"num_pages": 8})") == "invalid num_pages = 8: only with paged (a page size)");
+  ProblemError err;
+  auto back = problemFromJson(R"({"seq_k": 100, "paged": 16, "num_pages": null})", err);
+  REQUIRE(back);
+  CHECK(back->page_size == 16);
+  CHECK(back->num_pages == 0);
+  CHECK(back->maxPages() == 7);
+  auto none = problemFromJson(R"({"paged": null})", err);
+  REQUIRE(none);
+  CHECK_FALSE(none->paged());
 }

@@ -579,3 +579,102 @@ TEST_CASE("checkTolerance: passes good outputs, rejects wrong ones", "[reference
     CHECK_FALSE(checkTolerance(p, wrong, ref, lowp).pass);
   }
 }
+
+//===----------------------------------------------------------------------===//
+// A paged KV cache
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("paged inputs: lengths, a permutation of pages, the cache holds K and V", "[reference][paged]") {
+  Problem p = attention(4, 4, 2, 3, 100, 32);
+  p.page_size = 16; // 7 slots a sequence, 28 pages
+  Inputs in = randomInputs(p, 5);
+  REQUIRE(in.kv_lens.size() == 4);
+  REQUIRE(in.block_table.size() == 4 * 7);
+  CHECK(in.kv_lens.back() == 100); // the last sequence is full
+  for (int32_t len : in.kv_lens)
+    CHECK((len >= 1 && len <= 100));
+  std::vector<int> used(28, 0);
+  for (int b = 0; b < 4; ++b)
+    for (int slot = 0; slot * 16 < in.kv_lens[b]; ++slot) {
+      int32_t page = in.block_table[b * 7 + slot];
+      REQUIRE((page >= 0 && page < 28));
+      ++used[page];
+      // Row r of the page is key slot * 16 + r of sequence b, every head.
+      for (int h = 0; h < 2; ++h)
+        for (int r = 0; r < 16 && slot * 16 + r < 100; ++r)
+          for (int d = 0; d < 32; ++d) {
+            size_t cache = ((size_t(page) * 2 + h) * 16 + r) * 32 + d;
+            size_t logical = ((size_t(b) * 2 + h) * 100 + slot * 16 + r) * 32 + d;
+            REQUIRE(in.k_cache[cache] == in.k[logical]);
+            REQUIRE(in.v_cache[cache] == in.v[logical]);
+          }
+    }
+  // Each page at most once; every page no sequence uses is NaN.
+  for (int page = 0; page < 28; ++page) {
+    CHECK(used[page] <= 1);
+    if (!used[page])
+      CHECK(std::isnan(in.k_cache[size_t(page) * 2 * 16 * 32]));
+  }
+  CHECK_FALSE(checkPagedInputs(p, in));
+  Inputs full = randomInputs(p, 5, /*fullLengths=*/true);
+  for (int32_t len : full.kv_lens)
+    CHECK(len == 100);
+}
+
+TEST_CASE("paged inputs: a bad table or length is refused", "[reference][paged]") {
+  Problem p = attention(2, 2, 2, 1, 64, 32);
+  p.page_size = 16;
+  Inputs in = randomInputs(p, 3);
+  Inputs bad = in;
+  bad.kv_lens[0] = 65;
+  auto e = checkPagedInputs(p, bad);
+  REQUIRE(e);
+  CHECK(e->message() == "invalid kv_lens[0] = 65: a length in [0, seq_k = 64] (the capacity of a "
+                        "sequence: max_pages x page_size)");
+  bad = in;
+  bad.kv_lens[1] = 64;
+  bad.block_table[1 * 4 + 3] = 8; // 8 pages: 0-7
+  e = checkPagedInputs(p, bad);
+  REQUIRE(e);
+  CHECK(e->message() == "invalid block_table[1][3] = 8: a page index in [0, num_pages = 8)");
+  bad.block_table[1 * 4 + 3] = -1;
+  CHECK(checkPagedInputs(p, bad)->message() ==
+        "invalid block_table[1][3] = -1: a page index in [0, num_pages = 8)");
+  // A slot past the sequence's length is not read: not checked.
+  bad = in;
+  bad.kv_lens[0] = 16;
+  bad.block_table[0 * 4 + 2] = 1000;
+  CHECK_FALSE(checkPagedInputs(p, bad));
+  bad.block_table.pop_back();
+  CHECK(checkPagedInputs(p, bad)->message() == "invalid block_table = 7 entries: batch x max_pages = 8");
+}
+
+TEST_CASE("paged reference: sequence b equals attention over its first kv_lens[b] keys",
+          "[reference][paged]") {
+  Problem p = attention(3, 4, 2, 5, 40, 32);
+  p.page_size = 8;
+  p.causal = true;
+  p.alibi = true;
+  Inputs in = randomInputs(p, 9);
+  std::vector<double> o, lse;
+  referenceF64(p, in, o, &lse);
+  for (int b = 0; b < 3; ++b) {
+    int len = in.kv_lens[b];
+    INFO("b = " << b << ", len = " << len);
+    Problem one = attention(1, 4, 2, 5, len, 32);
+    one.causal = one.alibi = true;
+    Inputs cut;
+    cut.q.assign(in.q.begin() + b * 4 * 5 * 32, in.q.begin() + (b + 1) * 4 * 5 * 32);
+    for (int h = 0; h < 2; ++h) {
+      size_t from = (size_t(b) * 2 + h) * 40 * 32;
+      cut.k.insert(cut.k.end(), in.k.begin() + from, in.k.begin() + from + len * 32);
+      cut.v.insert(cut.v.end(), in.v.begin() + from, in.v.begin() + from + len * 32);
+    }
+    std::vector<double> o1, l1;
+    referenceF64(one, cut, o1, &l1);
+    for (size_t i = 0; i < o1.size(); ++i)
+      REQUIRE(o[b * o1.size() + i] == o1[i]);
+    for (size_t i = 0; i < l1.size(); ++i)
+      REQUIRE(lse[b * l1.size() + i] == l1[i]);
+  }
+}

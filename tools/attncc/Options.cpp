@@ -195,8 +195,12 @@ std::optional<ProblemError> applyFlags(const ProblemFlags &f, Problem &p) {
   }
   if (f.alibi)
     p.alibi = true;
-  if (!f.paged.empty() && (e = parseCount("--paged", f.paged, p.page_size)))
-    return e;
+  if (!f.paged.empty()) {
+    if ((e = parseCount("--paged", f.paged, p.page_size)))
+      return e;
+    if (p.page_size == 0)
+      return bad("--paged", f.paged, "a page size >= 1 (leave --paged out for contiguous K and V)");
+  }
   if (!f.pages.empty()) {
     if (f.paged.empty())
       return bad("--pages", f.pages, "only with --paged P");

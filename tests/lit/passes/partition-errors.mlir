@@ -246,3 +246,34 @@ func.func @pad_vector_channel(%x: memref<100x4xf32>, %y: memref<100x4xf32>) {
   }
   return
 }
+
+// -----
+
+// A paged cache's page lookup (j / P, j mod P marked attncc.page) with a
+// page of 32 keys and blocks of 64: a block would span two pages.
+
+#s = #monoid.carrier<s: add(0)>
+#tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
+
+func.func @page_smaller_than_block(%x: memref<?x100xf32>, %t: memref<100x4xi32>, %y: memref<100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c100 = arith.constant 100 : index
+  %c128 = arith.constant 128 : index
+  scf.parallel (%i) = (%c0) to (%c100) step (%c1) {
+    %r = monoid.reduce "kv" %c0 to %c128 carrier #s schedule #tc : f32 {
+    ^bb0(%kv: index):
+      // expected-error@+1 {{'arith.divui' op attncc-partition: a block of 64 elements must lie in one page of 32 (a paged cache): the TILE's block must divide the page size}}
+      %slot = arith.divui %kv, %c32 {attncc.page} : index
+      %row = arith.remui %kv, %c32 {attncc.page} : index
+      %e = memref.load %t[%i, %slot] : memref<100x4xi32>
+      %p = arith.index_castui %e : i32 to index
+      %v = memref.load %x[%p, %row] : memref<?x100xf32>
+      monoid.yield %v : f32
+    }
+    memref.store %r, %y[%i] : memref<100xf32>
+    scf.reduce
+  }
+  return
+}

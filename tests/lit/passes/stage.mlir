@@ -215,3 +215,51 @@ func.func @tma_ring(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<1
   return
 }
 
+
+// -----
+
+// A ring whose block is read at indices the body computes from the loop
+// index (a paged cache: the page from a table, the row in the page): the
+// computation is cloned with the lower bound before the loop and with
+// kv0 + step for the prefetch, the table load included.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#ring = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d2/cp/ring">
+
+// CHECK-LABEL: func.func @ring_computed_index
+// CHECK-SAME: (%[[Q:[^:]+]]: memref<100x64xf16>, %[[K:[^:]+]]: memref<?x128x64xf16>, %[[T:[^:]+]]: memref<4xi32>
+// CHECK:       %[[S0:.+]] = arith.divui %[[C0:.+]], %[[C128:.+]] : index
+// CHECK-NEXT:  %[[E0:.+]] = memref.load %[[T]][%[[S0]]] : memref<4xi32>
+// CHECK-NEXT:  %[[P0:.+]] = arith.index_castui %[[E0]] : i32 to index
+// CHECK-NEXT:  %[[R0:.+]] = arith.remui %[[C0]], %[[C128]] : index
+// CHECK-NEXT:  %[[K0:.+]] = vector.transfer_read %[[K]][%[[P0]], %[[R0]], %{{.+}}]{{.*}}attncc.ring = 0
+// CHECK:       scf.for %[[KV0:.+]] = %[[C0]] to %{{.+}} step %[[STEP:[^ ]+]] iter_args({{.*}}, %[[KJ:[^ ]+]] = %[[K0]])
+// CHECK-NEXT:    %[[NEXT:.+]] = arith.addi %[[KV0]], %[[STEP]] : index
+// CHECK-NEXT:    %[[S1:.+]] = arith.divui %[[NEXT]], %[[C128]] : index
+// CHECK-NEXT:    %[[E1:.+]] = memref.load %[[T]][%[[S1]]] : memref<4xi32>
+// CHECK-NEXT:    %[[P1:.+]] = arith.index_castui %[[E1]] : i32 to index
+// CHECK-NEXT:    %[[R1:.+]] = arith.remui %[[NEXT]], %[[C128]] : index
+// CHECK-NEXT:    %[[K1:.+]] = vector.transfer_read %[[K]][%[[P1]], %[[R1]], %{{.+}}]{{.*}}attncc.ring = 0
+// CHECK:         vector.contract {{.*}} %[[KJ]]
+// CHECK:         scf.yield %{{.+}}, %[[K1]]
+func.func @ring_computed_index(%q: memref<100x64xf16>, %k: memref<?x128x64xf16>, %t: memref<4xi32>) -> vector<64x64xf32> attributes {attncc.schedule = #ring} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c500 = arith.constant 500 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<100x64xf16>, vector<64x64xf16>
+  %r = scf.for %kv0 = %c0 to %c500 step %c64 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
+    %slot = arith.divui %kv0, %c128 : index
+    %e = memref.load %t[%slot] : memref<4xi32>
+    %page = arith.index_castui %e : i32 to index
+    %row = arith.remui %kv0, %c128 : index
+    %k_j = vector.transfer_read %k[%page, %row, %c0], %pad {in_bounds = [false, true]} : memref<?x128x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %acc : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %qk : vector<64x64xf32>
+  }
+  return %r : vector<64x64xf32>
+}
