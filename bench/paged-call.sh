@@ -21,7 +21,7 @@ import sys; sys.path.insert(0, "build-bench"); sys.modules["torch.nn.attention.f
 import torch, anchors
 anchors.measure(8, 32, 8, 1, 32768, 128, torch.bfloat16, False)
 PY
-OUT=$OUT/ab BUNDLES="build-bundles/pf-contiguous build-bundles/pf-p16 build-bundles/pf-p64 build-bundles/pf-p256" \
+OUT=$OUT/ab BUNDLES="build-bundles/pf-contiguous build-bundles/pf-p16 build-bundles/pf-p64 build-bundles/pf-p256 build-bundles/pf-p64-hnd" \
   RUNNER_FLAGS=--full-lengths ROUNDS=3 BENCH=30 timeout 120 bash scripts/gpu-abab.sh 2>&1 | tail -8
 cut -c1-160 $OUT/ab/anchors.jsonl
 rm -f $OUT/ab/x.jsonl $OUT/ab/gpu.txt # at most 8 files come back

@@ -59,6 +59,27 @@ std::optional<std::pair<Value, OperandRange>> access(Operation *op) {
   return std::nullopt;
 }
 
+/// The KV heads: k's dimension named heads_kv (attncc.dims: [B, Hkv, Sk, D],
+/// or a paged cache's HND [pages, Hkv, P, D]), or a paged NHD cache's
+/// heads_kv_x_head_dim ([pages, P, Hkv * D]) divided by q's head dim.
+std::optional<int64_t> headsKv(func::FuncOp fn, BlockArgument k, MemRefType qT) {
+  auto kT = cast<MemRefType>(k.getType());
+  auto dims = fn.getArgAttrOfType<ArrayAttr>(k.getArgNumber(), kDimsAttr);
+  if (!dims) // IR without the front end's dims: [B, Hkv, Sk, D]
+    return kT.getRank() == 4 && !kT.isDynamicDim(1) ? std::optional<int64_t>(kT.getDimSize(1)) : std::nullopt;
+  if (int64_t(dims.size()) != kT.getRank() || qT.getRank() != 4 || qT.isDynamicDim(3))
+    return std::nullopt;
+  for (auto [d, name] : llvm::enumerate(dims.getAsValueRange<StringAttr>())) {
+    if (kT.isDynamicDim(d))
+      continue;
+    if (name == "heads_kv")
+      return kT.getDimSize(d);
+    if (name == "heads_kv_x_head_dim" && kT.getDimSize(d) % qT.getDimSize(3) == 0)
+      return kT.getDimSize(d) / qT.getDimSize(3);
+  }
+  return std::nullopt;
+}
+
 LogicalResult pack(ReduceOp r) {
   scf::ParallelOp map = getFreeAxisMap(r, "PACK=gqa");
   if (!map)
@@ -72,10 +93,11 @@ LogicalResult pack(ReduceOp r) {
   if (argWithRole(fn, "bias"))
     return r.emitOpError("PACK=gqa with a bias is not built yet (a tile of packed rows reads "
                          "bias rows of several heads)");
-  auto qT = cast<MemRefType>(q.getType()), kT = cast<MemRefType>(k.getType());
-  if (qT.getRank() != 4 || kT.getRank() != 4 || qT.isDynamicDim(1) || kT.isDynamicDim(1))
+  auto qT = cast<MemRefType>(q.getType());
+  std::optional<int64_t> kvHeads = headsKv(fn, k, qT);
+  if (qT.getRank() != 4 || qT.isDynamicDim(1) || !kvHeads)
     return r.emitOpError("PACK=gqa needs q and k of rank 4 with static head extents");
-  int64_t hq = qT.getDimSize(1), hkv = kT.getDimSize(1);
+  int64_t hq = qT.getDimSize(1), hkv = *kvHeads;
   if (hkv <= 0 || hq % hkv != 0)
     return r.emitOpError("PACK=gqa needs heads_q a multiple of heads_kv, not ") << hq << " and " << hkv;
   int64_t g = hq / hkv;

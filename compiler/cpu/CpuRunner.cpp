@@ -250,7 +250,8 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
         err = "problem: " + e->message();
         return false;
       }
-      std::vector<int64_t> cache{p.cachePages(), Hkv, p.page_size, D};
+      std::vector<int64_t> cache = p.kv_hnd ? std::vector<int64_t>{p.cachePages(), Hkv, p.page_size, D}
+                                            : std::vector<int64_t>{p.cachePages(), p.page_size, Hkv * D};
       bufs.push_back(input(p.dtype, cache, in.k_cache));
       bufs.push_back(input(p.dtype, cache, in.v_cache));
     } else {

@@ -253,10 +253,14 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
         kj = jRem;
       }
       Value qr = vector::LoadOp::create(b, monoid::named(loc, "q_i"), vecIn, q, ValueRange{bi, h, i, c0});
-      Value kr = vector::LoadOp::create(b, monoid::named(loc, "k_j"), vecIn, k, ValueRange{kb, hk, kj, c0});
+      // NHD: the cache [pages, P, Hkv * D], head hk's row at column hk * D.
+      SmallVector<Value> kvIdx{kb, hk, kj, c0};
+      if (p.paged() && !p.kv_hnd)
+        kvIdx = {kb, kj, arith::MulIOp::create(b, monoid::named(loc, "head_col"), hk, e.idx(p.head_dim))};
+      Value kr = vector::LoadOp::create(b, monoid::named(loc, "k_j"), vecIn, k, kvIdx);
       Value s = monoid::ContractOp::create(b, monoid::named(loc, "qk"), e.f32, qr, kr);
       s = modifyScore(e, s, bi, h, i, j, offset, bias, len);
-      Value vr = vector::LoadOp::create(b, monoid::named(loc, "v_j"), vecIn, v, ValueRange{kb, hk, kj, c0});
+      Value vr = vector::LoadOp::create(b, monoid::named(loc, "v_j"), vecIn, v, kvIdx);
       Value vf = vecIn == vecF32 ? vr
                                  : arith::ExtFOp::create(b, monoid::named(loc, "v_j_f32"), vecF32, vr).getResult();
       monoid::YieldOp::create(b, loc, ValueRange{s, e.f(1.0), vf});
@@ -354,10 +358,13 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
   SmallVector<Type> args;
   if (p.kind == ProblemKind::Attention) {
     args.push_back(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el)); // q
-    // k, v: [B, Hkv, Sk, D], or a paged cache [pages, Hkv, P, D] (one kernel
-    // for every number of pages).
-    SmallVector<int64_t> kv = p.paged() ? SmallVector<int64_t>{ShapedType::kDynamic, p.heads_kv, p.page_size, p.head_dim}
-                                        : SmallVector<int64_t>{B, p.heads_kv, Sk, p.head_dim};
+    // k, v: [B, Hkv, Sk, D], or a paged cache (one kernel for every number
+    // of pages): HND [pages, Hkv, P, D], or NHD [pages, P, Hkv, D] as
+    // [pages, P, Hkv * D] (a head's rows are then a 2-d block of the last
+    // two dimensions, which the tile reads and TMA boxes take).
+    SmallVector<int64_t> kv = !p.paged() ? SmallVector<int64_t>{B, p.heads_kv, Sk, p.head_dim}
+                              : p.kv_hnd ? SmallVector<int64_t>{ShapedType::kDynamic, p.heads_kv, p.page_size, p.head_dim}
+                                         : SmallVector<int64_t>{ShapedType::kDynamic, p.page_size, p.heads_kv * p.head_dim};
     args.push_back(MemRefType::get(kv, el)); // k
     args.push_back(MemRefType::get(kv, el)); // v
     if (p.bias)
@@ -385,8 +392,10 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
   auto dimsOf = [&](StringRef role) -> SmallVector<StringRef> {
     if (role == "q" || role == "o")
       return {"batch", "heads_q", "seq_q", "head_dim"};
-    if ((role == "k" || role == "v") && p.paged())
+    if ((role == "k" || role == "v") && p.paged() && p.kv_hnd)
       return {"num_pages", "heads_kv", "page_size", "head_dim"};
+    if ((role == "k" || role == "v") && p.paged())
+      return {"num_pages", "page_size", "heads_kv_x_head_dim"};
     if (role == "k" || role == "v")
       return {"batch", "heads_kv", "seq_k", "head_dim"};
     if (role == "block_table")

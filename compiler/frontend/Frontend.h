@@ -18,7 +18,8 @@ const char *entryName(ProblemKind kind);
 /// free axes are an scf.parallel map and whose reduction is one monoid.reduce
 /// carrying `schedule`. Signatures (row-major memrefs, `?` for symbolic sizes):
 ///   attention(q, k, v, [bias], [block_table: i32, kv_lens: i32], o, lse: f32)
-///   (paged: k and v are the cache [pages, Hkv, page_size, D])
+///   (paged: k and v are the cache, [pages, page_size, Hkv * D] (NHD) or
+///   [pages, Hkv, page_size, D] (HND))
 ///   logsumexp(x, out: f32), rowsum(x, out: f32)
 /// Every function is marked llvm.emit_c_interface.
 mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx, const Problem &p,

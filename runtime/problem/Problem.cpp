@@ -18,8 +18,9 @@
 //   A fully masked row (every score -inf) gives o_i = 0 and lse_i = -inf, never NaN.
 // LogSumExp: X [B, Hq, Sq, Sk]; out = log sum_j exp(scale * x_ij).
 // RowSum:    X [B, Hq, Sq, Sk]; out = sum_j scale * x_ij.
-// Paged KV (page_size P > 0): K and V rows come from a cache of pages
-//   [num_pages, Hkv, P, D]: key j of sequence b is row j % P of page
+// Paged KV (page_size P > 0): K and V rows come from a cache of pages,
+//   [num_pages, P, Hkv, D] (NHD) or [num_pages, Hkv, P, D] (HND, kv_layout
+//   "hnd"): key j of sequence b is row j % P of page
 //   block_table[b, j / P], and only keys j < kv_lens[b] exist, so offset is
 //   kv_lens[b] - Sq for that sequence (seq_k is the capacity). kv_lens and
 //   block_table are inputs, checked by checkPagedInputs.
@@ -58,7 +59,7 @@ constexpr const char *kHeadDimsText = "one of 32, 64, 96, 128, 256";
 constexpr const char *kKeys[] = {"kind",   "batch",  "heads_q", "heads_kv", "seq_q",
                                  "seq_k",  "head_dim", "dtype", "scale",    "causal",
                                  "window", "bias",   "alibi",   "softcap",  "paged",
-                                 "num_pages"};
+                                 "num_pages", "kv_layout"};
 constexpr int64_t kMaxPageSize = 65536;
 
 /// Shortest decimal text that reads back as the same double ("0.1", not
@@ -181,7 +182,7 @@ bool operator==(const Problem &a, const Problem &b) {
                 a.batch.symbolic) &&
          flagEq(a.bias_head_broadcast, b.bias_head_broadcast, a.heads_q, false) &&
          a.alibi == b.alibi && a.softcap == b.softcap && a.page_size == b.page_size &&
-         a.num_pages == b.num_pages;
+         a.num_pages == b.num_pages && a.kv_hnd == b.kv_hnd;
 }
 
 std::string ProblemError::message() const {
@@ -251,6 +252,8 @@ std::optional<ProblemError> validate(const Problem &p) {
                      "num_pages must be between 1 and 2147483647 (0: batch * max_pages)");
   if (p.num_pages && !p.paged())
     return makeError("num_pages", std::to_string(p.num_pages), "only with paged (a page size)");
+  if (p.kv_hnd && !p.paged())
+    return makeError("kv_layout", "hnd", "only with paged (a page size)");
   if (!p.bias && p.bias_batch_broadcast)
     return makeError("bias_batch_broadcast", "true", "only with bias");
   if (!p.bias && p.bias_head_broadcast)
@@ -271,6 +274,7 @@ std::optional<ProblemError> validate(const Problem &p) {
 //  "causal", "alibi": bool                                default false
 //  "paged": int (page size, 1-65536) | null               default null (not paged)
 //  "num_pages": int | null       (paged: pages in the cache) default null (batch * max_pages)
+//  "kv_layout": "nhd" | "hnd"    (paged: the cache's layout)  default "nhd"
 //  "bias": false | true | "none" | "full" | [Bb, Hb, Sq, Sk]   default false
 //     shape entries are ints or "?"; Bb is 1 (broadcast) or B, Hb is 1 or Hq,
 //     a symbolic extent is written "?".}
@@ -464,6 +468,11 @@ public:
           ok = fail(key, "0", key == "paged" ? "a page size >= 1, or null (not paged)"
                                              : "num_pages >= 1, or null (batch * max_pages)");
         (key == "paged" ? p.page_size : p.num_pages) = v.is_null() ? 0 : n;
+      } else if (key == "kv_layout") {
+        if (v == "nhd" || v == "hnd")
+          p.kv_hnd = v == "hnd";
+        else
+          ok = fail("kv_layout", v.dump(), "nhd ([pages, page_size, heads_kv, head_dim]) or hnd ([pages, heads_kv, page_size, head_dim])");
       } else if (key == "causal") {
         ok = readBool(v, "causal", p.causal);
       } else if (key == "alibi") {
@@ -552,6 +561,7 @@ std::string problemToJson(const Problem &p) {
   j["softcap"] = p.softcap ? ojson(*p.softcap) : ojson(nullptr);
   j["paged"] = p.paged() ? ojson(p.page_size) : ojson(nullptr);
   j["num_pages"] = p.num_pages ? ojson(p.num_pages) : ojson(nullptr);
+  j["kv_layout"] = p.kv_hnd ? "hnd" : "nhd";
   return j.dump(2);
 }
 

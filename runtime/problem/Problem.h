@@ -60,13 +60,15 @@ struct Problem {
   bool alibi = false;            // score += -slope_h * |i + (Sk - Sq) - j|, slope_h = 2^(-8 (h+1) / Hq)
   std::optional<double> softcap; // score = softcap * tanh(score / softcap), applied after scale
   // Paged KV cache (page_size > 0; attention only): K and V are a cache of
-  // pages [num_pages, Hkv, page_size, D] (FlashInfer's HND layout), addressed
-  // through block_table [B, max_pages] (int32 page indices) and kv_lens [B]
-  // (int32, each in [0, seq_k]): key j < kv_lens[b] of sequence b is row
+  // pages, [num_pages, page_size, Hkv, D] (NHD: vLLM's and FlashInfer's
+  // default) or [num_pages, Hkv, page_size, D] (HND), addressed through
+  // block_table [B, max_pages] (int32 page indices) and kv_lens [B] (int32,
+  // each in [0, seq_k]): key j < kv_lens[b] of sequence b is row
   // j % page_size of page block_table[b, j / page_size]. seq_k is the
   // capacity of a sequence; offset and masks use kv_lens[b] in place of Sk.
   int64_t page_size = 0;
   int64_t num_pages = 0; // 0: batch * max_pages (every sequence its own pages)
+  bool kv_hnd = false;   // the HND layout (paged only); false: NHD
 
   bool paged() const { return page_size > 0; }
   /// ceil(seq_k / page_size): the block table's row length.

@@ -233,7 +233,8 @@ void makePaged(const Problem &p, Inputs &in, uint64_t seed, bool fullLengths) {
       for (int64_t h = 0; h < Hkv; ++h)
         for (int64_t r = 0; r < P; ++r) {
           int64_t j = slot * P + r;
-          size_t dst = size_t(((page * Hkv + h) * P + r) * D);
+          size_t dst = p.kv_hnd ? size_t(((page * Hkv + h) * P + r) * D) // HND
+                                : size_t(((page * P + r) * Hkv + h) * D); // NHD
           size_t src = size_t(((b * Hkv + h) * Sk + j) * D);
           for (int64_t d = 0; d < D; ++d) {
             in.k_cache[dst + size_t(d)] = j < Sk ? in.k[src + size_t(d)] : 0.0f;

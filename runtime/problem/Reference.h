@@ -37,7 +37,7 @@ struct Inputs {
   std::vector<float> q, k, v, bias; // values already representable in the dtype
   // Paged KV (Problem::paged()): k and v above stay the logical [B, Hkv, Sk, D]
   // tensors the references read; the kernel reads the cache built from them.
-  std::vector<float> k_cache, v_cache; // [num_pages, Hkv, page_size, D]
+  std::vector<float> k_cache, v_cache; // [num_pages, page_size, Hkv, D] (NHD) or [num_pages, Hkv, page_size, D] (HND)
   std::vector<int32_t> block_table;    // [B, max_pages]
   std::vector<int32_t> kv_lens;        // [B], each in [0, seq_k]
 };

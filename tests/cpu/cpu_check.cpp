@@ -302,7 +302,7 @@ std::vector<Case> sweep() {
   add("pack scalar causal", with(attn(1, 4, 1, 5, 40, 64), [](Problem &p) { p.causal = true; }),
       "PACK=gqa");
   // A paged KV cache (K and V in pages read through a block table, ragged
-  // lengths, NaN in unused pages; randomInputs): the lift's page lookup
+  // lengths, NaN in unused pages; randomInputs; NHD, and one HND case): the lift's page lookup
   // through the streamed fold, scalar tiles, a split, tensor-core tiles
   // (one page a block) with their staging rings.
   auto paged = [](Problem p, int64_t page, bool causal = false) {
@@ -314,6 +314,8 @@ std::vector<Case> sweep() {
   add("paged causal tile16", paged(attn(2, 4, 2, 97, 130, 64), 16, true), "TILE@kv=n16/f1");
   add("paged split", paged(attn(3, 2, 2, 5, 90, 64), 16, true), "REDUCE@kv=g3k");
   add("paged decode mma split pack", paged(attn(3, 8, 2, 1, 300, 64), 32),
+      "TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x4/k4,STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g3k,PACK=gqa");
+  add("paged hnd decode mma split pack", with(paged(attn(3, 8, 2, 1, 300, 64), 32), [](Problem &p) { p.kv_hnd = true; }),
       "TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x4/k4,STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g3k,PACK=gqa");
   add("paged wgmma tma ring causal", paged(attn(2, 2, 2, 70, 200, 64), 64, true),
       "TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@kv=d2/tma/ring/swz128");

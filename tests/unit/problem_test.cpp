@@ -261,6 +261,8 @@ TEST_CASE("JSON: round trip", "[problem][json]") {
   pg.num_pages = 100;
   pg.seq_k = {0, true};
   requireRoundTrip(pg);
+  pg.kv_hnd = true;
+  requireRoundTrip(pg);
 
   Problem r = attention(2, 4, 4, 5, 6, 64);
   r.kind = ProblemKind::LogSumExp;
@@ -273,14 +275,14 @@ TEST_CASE("JSON: round trip", "[problem][json]") {
   // Every key is written.
   for (const char *key : {"kind", "batch", "heads_q", "heads_kv", "seq_q", "seq_k", "head_dim",
                           "dtype", "scale", "causal", "window", "bias", "alibi", "softcap", "paged",
-                          "num_pages"})
+                          "num_pages", "kv_layout"})
     CHECK(problemToJson(Problem()).find(std::string("\"") + key + "\"") != std::string::npos);
 }
 
 TEST_CASE("JSON: structural errors", "[problem][json]") {
   CHECK(jsonError(R"({"heads": 8})") ==
         "invalid json key = \"heads\": one of kind, batch, heads_q, heads_kv, seq_q, seq_k, "
-        "head_dim, dtype, scale, causal, window, bias, alibi, softcap, paged, num_pages");
+        "head_dim, dtype, scale, causal, window, bias, alibi, softcap, paged, num_pages, kv_layout");
   CHECK(jsonError("[1,2]") == "invalid json = [1,2]: a JSON object");
   CHECK(jsonError("42") == "invalid json = 42: a JSON object");
 
@@ -422,12 +424,20 @@ TEST_CASE("paged KV: fields, validation and JSON", "[problem][json][paged]") {
   CHECK(jsonError(R"({"num_pages": 0, "paged": 16})") ==
         "invalid num_pages = 0: num_pages >= 1, or null (batch * max_pages)");
   CHECK(jsonError(R"({"num_pages": 8})") == "invalid num_pages = 8: only with paged (a page size)");
+  CHECK(jsonError(R"({"kv_layout": "hnd"})") == "invalid kv_layout = hnd: only with paged (a page size)");
+  CHECK(jsonError(R"({"paged": 16, "kv_layout": "bshd"})") ==
+        "invalid kv_layout = \"bshd\": nhd ([pages, page_size, heads_kv, head_dim]) or hnd ([pages, heads_kv, "
+        "page_size, head_dim])");
   ProblemError err;
   auto back = problemFromJson(R"({"seq_k": 100, "paged": 16, "num_pages": null})", err);
   REQUIRE(back);
   CHECK(back->page_size == 16);
   CHECK(back->num_pages == 0);
   CHECK(back->maxPages() == 7);
+  CHECK_FALSE(back->kv_hnd); // NHD by default
+  auto hnd = problemFromJson(R"({"paged": 16, "kv_layout": "hnd"})", err);
+  REQUIRE(hnd);
+  CHECK(hnd->kv_hnd);
   auto none = problemFromJson(R"({"paged": null})", err);
   REQUIRE(none);
   CHECK_FALSE(none->paged());

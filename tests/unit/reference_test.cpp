@@ -587,6 +587,8 @@ TEST_CASE("checkTolerance: passes good outputs, rejects wrong ones", "[reference
 TEST_CASE("paged inputs: lengths, a permutation of pages, the cache holds K and V", "[reference][paged]") {
   Problem p = attention(4, 4, 2, 3, 100, 32);
   p.page_size = 16; // 7 slots a sequence, 28 pages
+  p.kv_hnd = GENERATE(false, true);
+  INFO((p.kv_hnd ? "HND" : "NHD"));
   Inputs in = randomInputs(p, 5);
   REQUIRE(in.kv_lens.size() == 4);
   REQUIRE(in.block_table.size() == 4 * 7);
@@ -603,7 +605,8 @@ TEST_CASE("paged inputs: lengths, a permutation of pages, the cache holds K and 
       for (int h = 0; h < 2; ++h)
         for (int r = 0; r < 16 && slot * 16 + r < 100; ++r)
           for (int d = 0; d < 32; ++d) {
-            size_t cache = ((size_t(page) * 2 + h) * 16 + r) * 32 + d;
+            size_t cache = p.kv_hnd ? ((size_t(page) * 2 + h) * 16 + r) * 32 + d  // [pages, Hkv, P, D]
+                                    : ((size_t(page) * 16 + r) * 2 + h) * 32 + d; // [pages, P, Hkv, D]
             size_t logical = ((size_t(b) * 2 + h) * 100 + slot * 16 + r) * 32 + d;
             REQUIRE(in.k_cache[cache] == in.k[logical]);
             REQUIRE(in.v_cache[cache] == in.v[logical]);

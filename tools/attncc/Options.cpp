@@ -36,6 +36,9 @@ void addProblemFlags(CLI::App &app, ProblemFlags &f) {
                  "paged KV cache: K and V in pages of P rows [pages, Hkv, P, D], read through a "
                  "block table [B, ceil(Sk / P)] and lengths [B] (Sk is the capacity)");
   app.add_option("--pages", f.pages, "with --paged: pages in the cache (default B * ceil(Sk / P))");
+  app.add_option("--kv-layout", f.kvLayout,
+                 "with --paged: nhd ([pages, P, Hkv, D], the default: vLLM's and FlashInfer's) or hnd "
+                 "([pages, Hkv, P, D])");
 }
 
 Problem listingProblem() {
@@ -201,6 +204,13 @@ std::optional<ProblemError> applyFlags(const ProblemFlags &f, Problem &p) {
     if (p.page_size == 0)
       return bad("--paged", f.paged, "a page size >= 1 (leave --paged out for contiguous K and V)");
   }
+  if (!f.kvLayout.empty()) {
+    if (f.paged.empty())
+      return bad("--kv-layout", f.kvLayout, "only with --paged P");
+    if (f.kvLayout != "nhd" && f.kvLayout != "hnd")
+      return bad("--kv-layout", f.kvLayout, "nhd or hnd");
+    p.kv_hnd = f.kvLayout == "hnd";
+  }
   if (!f.pages.empty()) {
     if (f.paged.empty())
       return bad("--pages", f.pages, "only with --paged P");
@@ -281,7 +291,7 @@ std::string givenProblemFlag(const ProblemFlags &f) {
       {"--seq", &f.seq},          {"--seq-q", &f.seqQ},      {"--seq-k", &f.seqK},
       {"--head-dim", &f.headDim}, {"--dtype", &f.dtype},     {"--scale", &f.scale},
       {"--window", &f.window},    {"--softcap", &f.softcap}, {"--bias-shape", &f.biasShape},
-      {"--paged", &f.paged},      {"--pages", &f.pages}};
+      {"--paged", &f.paged},      {"--pages", &f.pages},     {"--kv-layout", &f.kvLayout}};
   for (auto [flag, v] : values)
     if (!v->empty())
       return flag;

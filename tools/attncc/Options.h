@@ -21,7 +21,7 @@ namespace attncc {
 /// Problem flags as written (strings, so that "?" and "?=N" survive).
 struct ProblemFlags {
   std::string kind, shape, batch, heads, headsQ, headsKv, seq, seqQ, seqK, headDim, dtype, scale,
-      window, softcap, biasShape, paged, pages;
+      window, softcap, biasShape, paged, pages, kvLayout;
   bool causal = false, bias = false, alibi = false;
 };
 
