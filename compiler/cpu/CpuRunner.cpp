@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <functional>
+#include <pthread.h>
 #include <cstring>
 #include <limits>
 
@@ -186,6 +187,33 @@ struct Buffer {
   }
 };
 
+/// Runs `f` on a thread with a 1 GiB stack: the loop IR of a tiled fold
+/// lowers vector transfers to allocas inside the loop, so its stack grows
+/// with the number of blocks (a few thousand keys overflowed the default
+/// 8 MiB). The pages are only touched as far as the kernel goes.
+llvm::Error onBigStack(const std::function<llvm::Error()> &f) {
+  struct Job {
+    const std::function<llvm::Error()> *f;
+    llvm::Error result = llvm::Error::success();
+  } job{&f};
+  pthread_attr_t attr;
+  pthread_t thread;
+  if (pthread_attr_init(&attr) != 0 || pthread_attr_setstacksize(&attr, size_t(1) << 30) != 0 ||
+      pthread_create(&thread, &attr, [](void *p) -> void * {
+        auto *j = static_cast<Job *>(p);
+        llvm::cantFail(std::move(j->result)); // the initial success
+        j->result = (*j->f)();
+        return nullptr;
+      }, &job) != 0) {
+    pthread_attr_destroy(&attr);
+    llvm::consumeError(std::move(job.result));
+    return f(); // no thread: run here
+  }
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  return std::move(job.result);
+}
+
 Buffer ints(std::vector<int64_t> shape, const std::vector<int32_t> &values) {
   Buffer b(DType::F32, std::move(shape), /*isI32=*/true);
   std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
@@ -286,7 +314,7 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
   for (int rep = 0; rep < 2; ++rep) {
     for (size_t i = bufs.size() - numOut; i < bufs.size(); ++i)
       bufs[i].poison();
-    if (llvm::Error e = (*engine)->invokePacked(entry, args)) {
+    if (llvm::Error e = onBigStack([&] { return (*engine)->invokePacked(entry, args); })) {
       err = "invoking " + entry + ": " + llvm::toString(std::move(e));
       return false;
     }
