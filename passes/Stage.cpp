@@ -64,8 +64,6 @@ bool isFoldAxis(const ::attncc::Schedule &s, const std::string &axis) {
 struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
   int nextRing = 0;
 
-  /// Reads of block i+1 inside the loop, of block lo before it; the loop
-  /// carries the prefetched block.
   /// The ops of the loop's body that compute `r`'s indices from the loop
   /// index (a paged cache's page lookup: j / P, a load of the block table,
   /// j mod P), in order; fails if an index depends on the loop's carried
@@ -90,6 +88,8 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
     return success();
   }
 
+  /// Reads of block i+1 inside the loop, of block lo before it; the loop
+  /// carries the prefetched block.
   LogicalResult pipeline(scf::ForOp loop, ArrayRef<vector::TransferReadOp> staged, int slots) {
     Value iv = loop.getInductionVar();
     SmallVector<SetVector<Operation *>> slices(staged.size());

@@ -230,8 +230,9 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
       Value hk = p.group() == 1 ? h
                                 : arith::DivUIOp::create(b, monoid::named(loc, "hkv"), h,
                                                          e.idx(p.group())).getResult();
-      // Where key j lies: [b, hk, j] of K and V, or with a paged cache
-      // [page, hk, j mod P] with page = block_table[b, j / P]. The two clamps
+      // Where key j lies: [b, hk, j] of K and V, or with a paged cache row
+      // j mod P of page = block_table[b, j / P] (below: NHD [page, row, hk * D],
+      // HND [page, hk, row]). The two clamps
       // change no key that is read into the result (j < kv_lens[b] names a
       // slot below max_pages, whose page checkPagedInputs checked); they keep
       // a block read past a sequence's end (a pipeline's prefetch) inside
