@@ -584,7 +584,6 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
 
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
-    v.oldKey = reduce.getIndex();
     v.keyBase = loop.getInductionVar();
     v.keyVec = Value();
     for (Operation &op : reduce.getLiftBlock().without_terminator())

@@ -26,6 +26,7 @@
 #include <pthread.h>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 
@@ -194,24 +195,21 @@ struct Buffer {
 llvm::Error onBigStack(const std::function<llvm::Error()> &f) {
   struct Job {
     const std::function<llvm::Error()> *f;
-    llvm::Error result = llvm::Error::success();
-  } job{&f};
+    std::optional<llvm::Error> result;
+  } job{&f, std::nullopt};
   pthread_attr_t attr;
   pthread_t thread;
-  if (pthread_attr_init(&attr) != 0 || pthread_attr_setstacksize(&attr, size_t(1) << 30) != 0 ||
-      pthread_create(&thread, &attr, [](void *p) -> void * {
-        auto *j = static_cast<Job *>(p);
-        llvm::cantFail(std::move(j->result)); // the initial success
-        j->result = (*j->f)();
-        return nullptr;
-      }, &job) != 0) {
-    pthread_attr_destroy(&attr);
-    llvm::consumeError(std::move(job.result));
-    return f(); // no thread: run here
-  }
-  pthread_join(thread, nullptr);
+  bool started = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, size_t(1) << 30) == 0 &&
+                 pthread_create(&thread, &attr, [](void *p) -> void * {
+                   auto *j = static_cast<Job *>(p);
+                   j->result.emplace((*j->f)());
+                   return nullptr;
+                 }, &job) == 0;
   pthread_attr_destroy(&attr);
-  return std::move(job.result);
+  if (!started)
+    return f(); // no thread: run here
+  pthread_join(thread, nullptr);
+  return std::move(*job.result);
 }
 
 Buffer ints(std::vector<int64_t> shape, const std::vector<int32_t> &values) {
@@ -278,10 +276,8 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
         err = "problem: " + e->message();
         return false;
       }
-      std::vector<int64_t> cache = p.kv_hnd ? std::vector<int64_t>{p.cachePages(), Hkv, p.page_size, D}
-                                            : std::vector<int64_t>{p.cachePages(), p.page_size, Hkv * D};
-      bufs.push_back(input(p.dtype, cache, in.k_cache));
-      bufs.push_back(input(p.dtype, cache, in.v_cache));
+      bufs.push_back(input(p.dtype, p.cacheShape(), in.k_cache));
+      bufs.push_back(input(p.dtype, p.cacheShape(), in.v_cache));
     } else {
       bufs.push_back(input(p.dtype, {B, Hkv, Sk, D}, in.k));
       bufs.push_back(input(p.dtype, {B, Hkv, Sk, D}, in.v));

@@ -359,13 +359,16 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
   SmallVector<Type> args;
   if (p.kind == ProblemKind::Attention) {
     args.push_back(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el)); // q
-    // k, v: [B, Hkv, Sk, D], or a paged cache (one kernel for every number
-    // of pages): HND [pages, Hkv, P, D], or NHD [pages, P, Hkv, D] as
-    // [pages, P, Hkv * D] (a head's rows are then a 2-d block of the last
-    // two dimensions, which the tile reads and TMA boxes take).
-    SmallVector<int64_t> kv = !p.paged() ? SmallVector<int64_t>{B, p.heads_kv, Sk, p.head_dim}
-                              : p.kv_hnd ? SmallVector<int64_t>{ShapedType::kDynamic, p.heads_kv, p.page_size, p.head_dim}
-                                         : SmallVector<int64_t>{ShapedType::kDynamic, p.page_size, p.heads_kv * p.head_dim};
+    // k, v: [B, Hkv, Sk, D], or a paged cache (Problem::cacheShape; one
+    // kernel for every number of pages). NHD's [pages, P, Hkv * D] makes a
+    // head's rows a 2-d block of the last two dimensions, which the tile
+    // reads and TMA boxes take.
+    SmallVector<int64_t> kv{B, p.heads_kv, Sk, p.head_dim};
+    if (p.paged()) {
+      std::vector<int64_t> cache = p.cacheShape();
+      kv.assign(cache.begin(), cache.end());
+      kv[0] = ShapedType::kDynamic;
+    }
     args.push_back(MemRefType::get(kv, el)); // k
     args.push_back(MemRefType::get(kv, el)); // v
     if (p.bias)

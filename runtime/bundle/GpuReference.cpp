@@ -15,7 +15,7 @@ const char *kSource = R"CUDA(
 #include <cuda_bf16.h>
 
 struct RefParams {
-  long long B, Hq, Hkv, Sq, Sk, D, offset, window; // window < 0: none
+  long long B, Hq, Hkv, Sq, Sk, D, window; // window < 0: none
   float scale, softcap;                            // softcap 0: none
   int causal, alibi, bias, biasBatch1, biasHead1;
 };
@@ -27,14 +27,14 @@ __device__ float roundTo(const __half *, float x) { return __half2float(__float2
 __device__ float roundTo(const __nv_bfloat16 *, float x) { return __bfloat162float(__float2bfloat16_rn(x)); }
 __device__ float roundTo(const float *, float x) { return x; }
 
-// lens (a paged cache, else null): sequence b has lens[b] keys, and the
+// lens (a paged cache, else null: Sk): sequence b has lens[b] keys, and the
 // diagonal is aligned to that length.
 template <typename T>
 __device__ float score(const T *q, const T *k, const T *bias, const int *lens, const RefParams &p,
                        long long b, long long h, long long i, long long j) {
   long long len = lens ? (long long)lens[b] : p.Sk;
   if (j >= len) return __int_as_float(0xff800000);
-  long long dist = i + (lens ? len - p.Sq : p.offset) - j; // distance below the bottom-right aligned diagonal
+  long long dist = i + (len - p.Sq) - j; // distance below the bottom-right aligned diagonal
   if (p.causal && dist < 0) return __int_as_float(0xff800000);
   if (p.window >= 0 && (dist > p.window || (!p.causal && dist < -p.window)))
     return __int_as_float(0xff800000);
@@ -92,7 +92,7 @@ __global__ void reference_attention(const T *q, const T *k, const T *v, const T 
 )CUDA";
 
 struct RefParams {
-  long long B, Hq, Hkv, Sq, Sk, D, offset, window;
+  long long B, Hq, Hkv, Sq, Sk, D, window;
   float scale, softcap;
   int causal, alibi, bias, biasBatch1, biasHead1;
 };
@@ -136,7 +136,7 @@ bool gpuReference(driver::Driver &drv, const Problem &p, const std::string &arch
   if (!dRef || !dLow || !dRefLse || !dLowLse)
     return false;
   RefParams rp{p.batch.value, p.heads_q, p.heads_kv, p.seq_q.value, p.seq_k.value, p.head_dim,
-               p.seq_k.value - p.seq_q.value, p.window ? *p.window : -1,
+               p.window ? *p.window : -1,
                float(p.effectiveScale()), p.softcap ? float(*p.softcap) : 0.f,
                p.causal, p.alibi, p.bias, p.bias_batch_broadcast, p.bias_head_broadcast};
   driver::KernelArgs args;

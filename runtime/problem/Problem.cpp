@@ -160,6 +160,12 @@ int64_t Problem::cachePages() const {
   return num_pages > 0 ? num_pages : batch.value * maxPages();
 }
 
+std::vector<int64_t> Problem::cacheShape() const {
+  if (kv_hnd)
+    return {cachePages(), heads_kv, page_size, head_dim};
+  return {cachePages(), page_size, heads_kv * head_dim};
+}
+
 double Problem::flops() const {
   double rows = static_cast<double>(batch.value) * heads_q * seq_q.value * seq_k.value;
   if (kind != ProblemKind::Attention)

@@ -75,6 +75,10 @@ struct Problem {
   int64_t maxPages() const;
   /// num_pages, or its default batch * max_pages.
   int64_t cachePages() const;
+  /// The shape K and V of a paged problem are declared with: NHD
+  /// [pages, page_size, Hkv * D] (the same bytes as [pages, page_size, Hkv,
+  /// D], so a head's rows are a 2-d block) or HND [pages, Hkv, page_size, D].
+  std::vector<int64_t> cacheShape() const;
 
   double effectiveScale() const;
   int64_t group() const { return heads_q / heads_kv; }
