@@ -154,11 +154,44 @@ LogicalResult KernelEmitter::emitTransferWrite(vector::TransferWriteOp op) {
   transferIndex(op, op.getBase(), op.getIndices(), op.getPermutationMap(), inb,
                 coords(vt, l, "e"), idx, ok);
   os << "#pragma unroll\n";
+  if (pairedStore(op)) {
+    // Elements e and e + 1 of a C fragment are adjacent columns of one row:
+    // one 2-element store (4 bytes for 16-bit elements) writes both.
+    os << "for (int e = 0; e < " << count(v) << "; e += 2) ";
+    if (!ok.empty())
+      os << "if (" << ok << ") ";
+    os << "attncc_store2(&" << ref(op.getBase()) << "[" << offsetOf(op.getBase(), idx) << "], " << elem(v, "e")
+       << ", " << elem(v, "e + 1") << ");\n";
+    return success();
+  }
   os << "for (int e = 0; e < " << count(v) << "; ++e) ";
   if (!ok.empty())
     os << "if (" << ok << ") ";
   os << ref(op.getBase()) << "[" << offsetOf(op.getBase(), idx) << "] = " << elem(v, "e") << ";\n";
   return success();
+}
+
+/// Whether a write of a C fragment ("c": elements 2i and 2i + 1 sit in
+/// columns 2 t4 + 8 n and 2 t4 + 8 n + 1 of one row) can store each pair as
+/// one aligned 2-element store: the fragment's columns run along the
+/// memref's last, contiguous dimension, that dimension has an even static
+/// size and is in bounds, and the columns start at an even constant.
+bool KernelEmitter::pairedStore(vector::TransferWriteOp op) {
+  Value v = op.getValueToStore();
+  auto vt = cast<VectorType>(v.getType());
+  auto mt = dyn_cast<MemRefType>(op.getBase().getType());
+  if (layoutOf(v) != "c" || vt.getRank() != 2 || !mt || !mt.getLayout().isIdentity() || !op.isDimInBounds(1))
+    return false;
+  unsigned bits = mt.getElementType().getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 32)
+    return false;
+  AffineMap pm = op.getPermutationMap();
+  auto col = dyn_cast<AffineDimExpr>(pm.getResult(1));
+  int64_t last = mt.getRank() - 1;
+  if (!col || col.getPosition() != last || ShapedType::isDynamic(mt.getDimSize(last)) || mt.getDimSize(last) % 2)
+    return false;
+  auto start = getConstantIntValue(op.getIndices()[last]);
+  return start && *start % 2 == 0;
 }
 
 /// A staged block's read of its slot (attncc-lower-copies): the block is

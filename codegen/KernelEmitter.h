@@ -134,6 +134,7 @@ private:
   std::string offset(Value m, ValueRange indices, bool narrow = false);
   LogicalResult emitTransferRead(vector::TransferReadOp op);
   LogicalResult emitTransferWrite(vector::TransferWriteOp op);
+  bool pairedStore(vector::TransferWriteOp op);
   LogicalResult emitStep(vector::StepOp op);
   LogicalResult emitVectorLoad(vector::LoadOp op);
   LogicalResult emitVectorStore(vector::StoreOp op);

@@ -16,6 +16,16 @@ __device__ __forceinline__ unsigned attncc_pack(__nv_bfloat16 lo, __nv_bfloat16 
   __nv_bfloat162 h = __halves2bfloat162(lo, hi);
   return *reinterpret_cast<unsigned *>(&h);
 }
+// Two adjacent elements of a row as one aligned store (the C fragment's pairs).
+__device__ __forceinline__ void attncc_store2(__half *p, __half lo, __half hi) {
+  *reinterpret_cast<__half2 *>(p) = __halves2half2(lo, hi);
+}
+__device__ __forceinline__ void attncc_store2(__nv_bfloat16 *p, __nv_bfloat16 lo, __nv_bfloat16 hi) {
+  *reinterpret_cast<__nv_bfloat162 *>(p) = __halves2bfloat162(lo, hi);
+}
+__device__ __forceinline__ void attncc_store2(float *p, float lo, float hi) {
+  *reinterpret_cast<float2 *>(p) = make_float2(lo, hi);
+}
 __device__ __forceinline__ void attncc_mma_f16(float *c, const unsigned *a, const unsigned *b) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])

@@ -276,8 +276,11 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
       nameArgs(body, {"m", "d", "o"});
       Value m = body->getArgument(0), d = body->getArgument(1), acc = body->getArgument(2);
       Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d, e.f(0.0));
-      Value dv = vector::BroadcastOp::create(b, loc, vecF32, d);
-      Value ratio = arith::DivFOp::create(b, loc, acc, dv);
+      // o * (1 / d): one division per row, then a product per element (the
+      // row's elements share d; a division each costs ten instructions).
+      Value rd = arith::DivFOp::create(b, monoid::named(loc, "inv_d"), e.f(1.0), d);
+      Value dv = vector::BroadcastOp::create(b, loc, vecF32, rd);
+      Value ratio = arith::MulFOp::create(b, loc, acc, dv);
       Value zeros = arith::ConstantOp::create(
           b, loc, vecF32, DenseElementsAttr::get(vecF32, b.getF32FloatAttr(0.0f)));
       Value out = arith::SelectOp::create(b, monoid::named(loc, "out"), empty, zeros, ratio);
