@@ -1,0 +1,41 @@
+# H200 calls (2026-12-04, ninth session), issues 15 and 13's rule: O times 1/d, C fragments stored in
+# pairs, and a cp.async ring over whole blocks prefetching in bounds (commit dfc6367) against the
+# kernels of 3ae79a7 (build-bundles-old: bench/perf-sm120.txt and the def-* lines of
+# bench/perf-default.txt, bundled by 3ae79a7's binary).
+#   MODE=time:   PyTorch's flash and cuDNN on the issue's shapes, then 2 alternating rounds of every
+#                old and new bundle of those lists (scripts/gpu-abab.sh). $OUT/ab/{anchors.jsonl,abab.json}
+#   MODE=verify: scripts/gpu-verify.sh over the sm_120-relevant sweeps, the wgmma sweep, the ladder,
+#                both lists at full size against the fp32 GPU reference, and sanitizers. $OUT/v/results.json
+# Bundle into build-bundles: bench/perf-sm120.txt bench/sweep-{tc,mma-swz,tma-mma,x4,lazy,wgmma}.txt
+# bench/ladder.txt bench/perf-default.txt; carry build-deps, build-bundles, build-bundles-old,
+# build-bench; COMMIT=<hash>.
+set -u
+export COMMIT=${COMMIT:-wip} COMMIT_OLD=3ae79a7
+if [ "${MODE:-time}" = time ]; then
+  mkdir -p $OUT/ab
+  timeout 170 python3 - > $OUT/ab/anchors.jsonl 2>/tmp/anch.err <<'PY' || tail -3 /tmp/anch.err
+import sys; sys.path.insert(0, "build-bench"); sys.modules["torch.nn.attention.flex_attention"] = None
+import torch, anchors
+for s in ["1,8,8,4096,4096,64,f16", "1,8,8,4096,4096,64,f16,causal", "4,32,32,8192,8192,64,f16",
+          "8,16,16,4096,4096,128,bf16", "8,16,16,4096,4096,128,bf16,causal", "4,16,16,8192,8192,128,bf16",
+          "2,16,16,16384,16384,128,bf16", "2,16,16,16384,16384,128,bf16,causal",
+          "4,16,16,8192,8192,128,bf16,causal", "4,32,8,4096,4096,128,bf16,causal"]:
+    f = s.split(","); B, Hq, Hkv, Sq, Sk, D = map(int, f[:6])
+    anchors.measure(B, Hq, Hkv, Sq, Sk, D, torch.float16 if f[6] == "f16" else torch.bfloat16, len(f) > 7)
+PY
+  B=""
+  for n in $(ls build-bundles-old); do B="$B build-bundles-old/$n build-bundles/$n"; done
+  OUT=$OUT/ab BUNDLES="$B" ROUNDS=2 BENCH=30 timeout 380 bash scripts/gpu-abab.sh 2>&1 | tail -40
+  python3 -c "
+import json
+for l in open('$OUT/ab/anchors.jsonl'):
+    r=json.loads(l); print(r['shape'], r['causal'], 'flash', r['flash_us'], 'cudnn', r['cudnn_us'])
+"
+  rm -f $OUT/ab/gpu.txt
+else
+  mkdir -p $OUT/v
+  OUT=$OUT/v SWEEP="bench/sweep-tc.txt bench/sweep-mma-swz.txt bench/sweep-tma-mma.txt bench/sweep-x4.txt bench/sweep-lazy.txt bench/sweep-wgmma.txt" \
+    LADDER=bench/ladder.txt FULL="bench/perf-sm120.txt bench/perf-default.txt" REFS="" CONTROLS="" \
+    SAN="tc-ring-c swz-97-c tmm-len17" STEP_TIMEOUT=300 timeout 560 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -25
+  rm -f $OUT/v/verify.jsonl $OUT/v/sanitizers.jsonl
+fi
