@@ -17,7 +17,11 @@
 //       an iter_arg. Both reads of one operand share a ring of 2 buffers
 //       (attncc.ring = <id>), so block i+1 is copied while block i is used.
 //       The last iteration prefetches past the end: those rows are
-//       out of bounds and zero-filled, never read. Indices computed in the
+//       out of bounds and zero-filled, never read. Where every block is whole
+//       (a static length that is a multiple of the block, blocks from a
+//       multiple of it), a cp.async or sync ring prefetches min(i + step,
+//       S - B) instead, in bounds: the last block again, never read, and no
+//       per-row test in its copies. Indices computed in the
 //       body from the loop index (a paged cache: the page from the block
 //       table, the row in the page) are computed again for the next block
 //       (their ops cloned with index + step; before the loop, with lo).
@@ -88,6 +92,29 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
     return success();
   }
 
+  /// The last block start S - B that keeps the prefetch of a cp.async or
+  /// sync ring inside its buffer, when that needs no per-row test: the read
+  /// takes B rows at the loop index (no index computed from it) along a
+  /// buffer dimension of static size S, a multiple of B, and every block
+  /// starts at a multiple of B (a constant lower bound, step B). Every block
+  /// before the end is then whole, and the prefetch after the last one reads
+  /// the last block again (never used) instead of rows past the end, so the
+  /// read is in bounds. TMA tests its boxes' bounds itself.
+  std::optional<int64_t> lastBlockStart(scf::ForOp loop, vector::TransferReadOp r,
+                                        const SetVector<Operation *> &slice) {
+    if (!slice.empty() || monoid::isTmaStaged(r))
+      return std::nullopt;
+    auto mt = dyn_cast<MemRefType>(r.getBase().getType());
+    auto rows = dyn_cast<AffineDimExpr>(r.getPermutationMap().getResult(0));
+    auto lb = getConstantIntValue(loop.getLowerBound()), step = getConstantIntValue(loop.getStep());
+    if (!mt || !rows || !lb || !step || r.getIndices()[rows.getPosition()] != loop.getInductionVar())
+      return std::nullopt;
+    int64_t b = r.getVectorType().getDimSize(0), extent = mt.getDimSize(rows.getPosition());
+    if (*step != b || *lb % b || ShapedType::isDynamic(extent) || extent % b || extent < b)
+      return std::nullopt;
+    return extent - b;
+  }
+
   /// Reads of block i+1 inside the loop, of block lo before it; the loop
   /// carries the prefetched block.
   LogicalResult pipeline(scf::ForOp loop, ArrayRef<vector::TransferReadOp> staged, int slots) {
@@ -96,6 +123,9 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
     for (auto [r, slice] : llvm::zip(staged, slices))
       if (failed(indexSlice(loop, r, slice)))
         return failure();
+    SmallVector<std::optional<int64_t>> clamps;
+    for (auto [r, slice] : llvm::zip(staged, slices))
+      clamps.push_back(lastBlockStart(loop, r, slice));
     SmallVector<Location> argLocs;
     for (Value a : loop.getRegionIterArgs())
       argLocs.push_back(a.getLoc());
@@ -125,12 +155,26 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
           auto newFor = cast<scf::ForOp>(body->getParentOp());
           b.setInsertionPointToStart(body);
           Value nextIv = arith::AddIOp::create(b, loc, niv, newFor.getStep());
-          for (auto [r, id, slice] : llvm::zip(staged, ids, slices)) {
+          DenseMap<int64_t, Value> clamped; // one min per bound, shared by the reads
+          for (auto [r, id, slice, clamp] : llvm::zip(staged, ids, slices, clamps)) {
             IRMapping m;
             m.map(niv, nextIv);
+            if (clamp) {
+              Value &at = clamped[*clamp];
+              if (!at)
+                at = arith::MinUIOp::create(b, monoid::named(loc, "next_block"), nextIv,
+                                            arith::ConstantIndexOp::create(b, loc, *clamp));
+              m.map(niv, at);
+            }
             for (Operation *op : slice)
               b.clone(*op, m);
             Operation *c = b.clone(*r, m);
+            if (clamp) {
+              auto read = cast<vector::TransferReadOp>(c);
+              SmallVector<bool> inb(read.getInBoundsValues());
+              inb[0] = true;
+              read.setInBoundsAttr(b.getBoolArrayAttr(inb));
+            }
             c->setAttr("attncc.ring", b.getI64IntegerAttr(id));
             c->setAttr("attncc.ring_slots", b.getI64IntegerAttr(slots));
             next.push_back(c->getResult(0));

@@ -180,8 +180,8 @@ std::vector<Case> sweep() {
   add("tc uneq203x113-causal-bf16", with(attn(1, 2, 2, 203, 113, 64, DType::BF16),
                                          [](Problem &p) { p.causal = true; }), tcbf);
   add("tc ring", attn(1, 2, 2, 45, 77, 64), tc16 + ",STAGE@kv=d2/cp/ring/pad,EXP=ex2");
-  // Rings over lengths of whole blocks (the prefetch after the last block
-  // reads only rows past the end).
+  // Lengths that are whole blocks: attncc-stage's ring prefetches the block
+  // after the last as min(i + step, S - B), in bounds (the last block again).
   add("tc ring whole blocks", attn(1, 2, 2, 40, 96, 64), tc16 + ",STAGE@kv=d2/cp/ring/pad,EXP=ex2");
   add("tc ring3 whole blocks causal", with(attn(1, 2, 2, 80, 96, 64), [](Problem &p) { p.causal = true; }),
       tc16 + ",STAGE@kv=d3/cp/ring,EXP=ex2,OVERLAP=pv");

@@ -218,6 +218,137 @@ func.func @tma_ring(%q: memref<100x64xf16>, %k: memref<100x64xf16>, %v: memref<1
 
 // -----
 
+// A cp.async ring over a length of whole blocks (256 keys, 64-key blocks from
+// 0): the prefetch after the last block reads the last block again,
+// min(kv0 + 64, 192), one min shared by K and V, so both reads are in bounds
+// (the copies need no per-row test).
+
+// CHECK-LABEL: func.func @ring_whole_blocks
+// CHECK-SAME: (%{{[^:]+}}: memref<256x64xf16>, %[[K:[^:]+]]: memref<256x64xf16>, %[[V:[^:]+]]: memref<256x64xf16>
+// CHECK:       scf.for %[[KV0:[^ ]+]] =
+// CHECK:         %[[NEXT:.+]] = arith.addi %[[KV0]], %{{.+}} : index
+// CHECK-NEXT:    %[[LAST:.+]] = arith.constant 192 : index
+// CHECK-NEXT:    %[[AT:.+]] = arith.minui %[[NEXT]], %[[LAST]] : index
+// CHECK-NEXT:    vector.transfer_read %[[K]][%[[AT]], %{{.+}}]{{.+}}in_bounds = [true, true]
+// CHECK-NEXT:    vector.transfer_read %[[V]][%[[AT]], %{{.+}}]{{.+}}in_bounds = [true, true]
+// CHECK-NOT:     arith.minui
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+#ring_whole_blocks = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d2/cp/ring">
+
+func.func @ring_whole_blocks(%q: memref<256x64xf16>, %k: memref<256x64xf16>, %v: memref<256x64xf16>, %o: memref<256x64xf32>) attributes {attncc.schedule = #ring_whole_blocks} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %cn = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<256x64xf16>, vector<64x64xf16>
+  %fold:2 = scf.for %kv0 = %c0 to %cn step %c64 iter_args(%m = %ninf, %acc = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<256x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    %m1 = vector.multi_reduction <maximumf>, %qk, %m [1] : vector<64x64xf32> to vector<64xf32>
+    %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+    %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+    %sub = arith.subf %qk, %mb : vector<64x64xf32>
+    %p = math.exp %sub : vector<64x64xf32>
+    %v_j = vector.transfer_read %v[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<256x64xf16>, vector<64x64xf16>
+    %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+    %o1 = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %v_j, %acc : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %m1, %o1 : vector<64xf32>, vector<64x64xf32>
+  }
+  vector.transfer_write %fold#1, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x64xf32>, memref<256x64xf32>
+  return
+}
+
+// -----
+
+// The same ring over 200 keys: the last block is partial, so its rows need
+// the per-row test anyway; the prefetch keeps kv0 + 64, not in bounds.
+
+// CHECK-LABEL: func.func @ring_partial_block
+// CHECK-NOT:   arith.minui
+// CHECK:       scf.for %[[KV0:[^ ]+]] =
+// CHECK:         %[[NEXT:.+]] = arith.addi %[[KV0]], %{{.+}} : index
+// CHECK-NEXT:    vector.transfer_read %{{.+}}[%[[NEXT]], %{{.+}}]{{.+}}in_bounds = [false, true]
+// CHECK-NOT:     arith.minui
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+#ring_partial_block = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4,STAGE@kv=d2/cp/ring">
+
+func.func @ring_partial_block(%q: memref<200x64xf16>, %k: memref<200x64xf16>, %v: memref<200x64xf16>, %o: memref<200x64xf32>) attributes {attncc.schedule = #ring_partial_block} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %cn = arith.constant 200 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<200x64xf16>, vector<64x64xf16>
+  %fold:2 = scf.for %kv0 = %c0 to %cn step %c64 iter_args(%m = %ninf, %acc = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<200x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    %m1 = vector.multi_reduction <maximumf>, %qk, %m [1] : vector<64x64xf32> to vector<64xf32>
+    %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+    %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+    %sub = arith.subf %qk, %mb : vector<64x64xf32>
+    %p = math.exp %sub : vector<64x64xf32>
+    %v_j = vector.transfer_read %v[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<200x64xf16>, vector<64x64xf16>
+    %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+    %o1 = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %v_j, %acc : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %m1, %o1 : vector<64xf32>, vector<64x64xf32>
+  }
+  vector.transfer_write %fold#1, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x64xf32>, memref<200x64xf32>
+  return
+}
+
+// -----
+
+// A TMA ring over whole blocks: TMA tests each box's bounds itself, so
+// the prefetch keeps kv0 + 64.
+
+// CHECK-LABEL: func.func @tma_ring_whole_blocks
+// CHECK-NOT:   arith.minui
+// CHECK:       scf.for %[[KV0:[^ ]+]] =
+// CHECK:         %[[NEXT:.+]] = arith.addi %[[KV0]], %{{.+}} : index
+// CHECK-NEXT:    vector.transfer_read %{{.+}}[%[[NEXT]], %{{.+}}]{{.+}}staged<tma, swz>, in_bounds = [false, true]
+// CHECK-NOT:     arith.minui
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+#v = affine_map<(i, j, d) -> (d, j)>
+#tma_ring_whole_blocks = #monoid.schedule<"TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@kv=d2/tma/ring/swz128">
+
+func.func @tma_ring_whole_blocks(%q: memref<256x64xf16>, %k: memref<256x64xf16>, %v: memref<256x64xf16>, %o: memref<256x64xf32>) attributes {attncc.schedule = #tma_ring_whole_blocks} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %cn = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f16
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+  %q_i = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [false, true]} : memref<256x64xf16>, vector<64x64xf16>
+  %fold:2 = scf.for %kv0 = %c0 to %cn step %c64 iter_args(%m = %ninf, %acc = %zero) -> (vector<64xf32>, vector<64x64xf32>) {
+    %k_j = vector.transfer_read %k[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<256x64xf16>, vector<64x64xf16>
+    %qk = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q_i, %k_j, %zero : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    %m1 = vector.multi_reduction <maximumf>, %qk, %m [1] : vector<64x64xf32> to vector<64xf32>
+    %mc = vector.shape_cast %m1 : vector<64xf32> to vector<64x1xf32>
+    %mb = vector.broadcast %mc : vector<64x1xf32> to vector<64x64xf32>
+    %sub = arith.subf %qk, %mb : vector<64x64xf32>
+    %p = math.exp %sub : vector<64x64xf32>
+    %v_j = vector.transfer_read %v[%kv0, %c0], %pad {in_bounds = [false, true]} : memref<256x64xf16>, vector<64x64xf16>
+    %p16 = arith.truncf %p : vector<64x64xf32> to vector<64x64xf16>
+    %o1 = vector.contract {indexing_maps = [#a, #v, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p16, %v_j, %acc : vector<64x64xf16>, vector<64x64xf16> into vector<64x64xf32>
+    scf.yield %m1, %o1 : vector<64xf32>, vector<64x64xf32>
+  }
+  vector.transfer_write %fold#1, %o[%c0, %c0] {in_bounds = [false, true]} : vector<64x64xf32>, memref<256x64xf32>
+  return
+}
+
+// -----
+
 // A ring whose block is read at indices the body computes from the loop
 // index (a paged cache: the page from a table, the row in the page): the
 // computation is cloned with the lower bound before the loop and with
