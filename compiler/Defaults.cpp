@@ -85,10 +85,14 @@ constexpr long kLptAlways = -1;
 const char *kSm120Variants = "H200, 2026-12-03, bench/results/2026-12-03-h200-sm120-variants-abab.json: "
                              "the mean of 2 rounds, PyTorch in the same call";
 #define QRINGX4L QRINGX4 ",RESCALE=lazy8"
+// The same shape after O times 1/d, C fragments stored in pairs and the whole-block ring clamp
+// (ninth session), in one call with the kernels of the commit before (3ae79a7).
+#define EPILOGUE_120(m) "; since 2026-12-04's epilogue and ring changes " m \
+                        " (H200, bench/results/2026-12-04-h200-epilogue-abab.json, the mean of 2 rounds)"
 const TcEntry kTensorCore[] = {
     {64, false, false, "m16n8k16/w4x1/f2x8/k4", QRINGX4,
      "142.8 us on [1,8,4096,64] f16, flash 126.0 us (s6 run 3; 143.6 us in x4 run 2); without "
-     "x4 145.1 us (x4 run 2)"},
+     "x4 145.1 us (x4 run 2)" EPILOGUE_120("120.2 us, flash 124.6 us (1.04x); 127.9 us before")},
     {64, true, false, "m16n8k16/w8x1/f1x16/k4", QRING,
      "135.1 us on [1,8,4096,64] f16 causal, flash 122.3 us (s6 run 3; 150.1 us before the mask "
      "split); with x4 153.0 us (x4 run 2)" LPT_MMA,
@@ -99,17 +103,21 @@ const TcEntry kTensorCore[] = {
      nullptr, kLptAlways},
     {128, false, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4L,
      "3381 us on [8,16,4096,128] bf16, flash 3192 us (0.94x); without RESCALE=lazy8 3537 us, "
-     "with main 474cc75's fold copies 3924 us (variants D, B, A)",
+     "with main 474cc75's fold copies 3924 us (variants D, B, A)"
+     EPILOGUE_120("3342 us, flash 3209 us (0.96x); 3427 us before"),
      nullptr, nullptr, kSm120Variants},
     {128, true, false, "m16n8k16/w4x1/f2x4/k4", QRINGX4L,
      "3654 us on [4,16,8192,128] bf16 causal, flash 3329 us (0.91x); without RESCALE=lazy8 "
-     "3925 us, with main 474cc75's fold copies 4063 us (variants D, B, A)" LPT_MMA,
+     "3925 us, with main 474cc75's fold copies 4063 us (variants D, B, A)" LPT_MMA
+     EPILOGUE_120("3349 us, flash 3377 us (1.01x); 3568 us before"),
      nullptr, nullptr, kSm120Variants, kLptAlways},
     {128, true, true, "m16n8k16/w4x1/f2x4/k4", QRINGX4L,
      "1964 us on [4,32/8,4096,128] bf16 causal, flash 1683 us (0.86x); without RESCALE=lazy8 "
-     "2021 us, with main 474cc75's fold copies 2207 us (variants D, B, A)" LPT_MMA,
+     "2021 us, with main 474cc75's fold copies 2207 us (variants D, B, A)" LPT_MMA
+     EPILOGUE_120("1714 us, flash 1695 us (0.99x); 1941 us before"),
      nullptr, nullptr, kSm120Variants, kLptAlways},
 };
+#undef EPILOGUE_120
 #undef QRINGX4L
 #undef QRINGX4
 #undef QRING
