@@ -365,7 +365,11 @@ def Stage : Pass<"attncc-stage", "func::FuncOp"> {
     loop index (a paged cache: the block table's page, the row in the page)
     takes that computation along: its ops (arithmetic and loads, no carried
     state) are cloned with `lo` before the loop and with `kv0 + step` for
-    the prefetch.
+    the prefetch. A cp or sync ring over whole blocks (a static buffer
+    extent S that is a multiple of the block B, blocks from a multiple of B)
+    prefetches `min(kv0 + B, S - B)` and marks the read in bounds: the block
+    after the last is the last block again, never read, and its copies need
+    no per-row test (TMA tests its boxes itself).
   }];
   let dependentDialects = ["::mlir::monoid::MonoidDialect"];
 }
