@@ -18,16 +18,10 @@ set -u
 export COMMIT=${COMMIT:-wip} COMMIT_OLD=3ae79a7
 if [ "${MODE:-time}" = time ]; then
   mkdir -p $OUT/ab
-  timeout 170 python3 - > $OUT/ab/anchors.jsonl 2>/tmp/anch.err <<'PY' || tail -3 /tmp/anch.err
-import sys; sys.path.insert(0, "build-bench"); sys.modules["torch.nn.attention.flex_attention"] = None
-import torch, anchors
-for s in ["1,8,8,4096,4096,64,f16", "1,8,8,4096,4096,64,f16,causal", "4,32,32,8192,8192,64,f16",
-          "8,16,16,4096,4096,128,bf16", "8,16,16,4096,4096,128,bf16,causal", "4,16,16,8192,8192,128,bf16",
-          "2,16,16,16384,16384,128,bf16", "2,16,16,16384,16384,128,bf16,causal",
-          "4,16,16,8192,8192,128,bf16,causal", "4,32,8,4096,4096,128,bf16,causal"]:
-    f = s.split(","); B, Hq, Hkv, Sq, Sk, D = map(int, f[:6])
-    anchors.measure(B, Hq, Hkv, Sq, Sk, D, torch.float16 if f[6] == "f16" else torch.bfloat16, len(f) > 7)
-PY
+  NO_FLEX=1 timeout 170 python3 scripts/anchors-all.py 1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
+    4,32,32,8192,8192,64,f16 8,16,16,4096,4096,128,bf16 8,16,16,4096,4096,128,bf16,causal 4,16,16,8192,8192,128,bf16 \
+    2,16,16,16384,16384,128,bf16 2,16,16,16384,16384,128,bf16,causal 4,16,16,8192,8192,128,bf16,causal \
+    4,32,8,4096,4096,128,bf16,causal > $OUT/ab/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
   B=""
   for n in $(ls build-bundles-old); do B="$B build-bundles-old/$n build-bundles/$n"; done
   OUT=$OUT/ab BUNDLES="$B" ROUNDS=2 BENCH=30 timeout 380 bash scripts/gpu-abab.sh 2>&1 | tail -40
@@ -51,15 +45,10 @@ import json
 for l in open('$OUT/v/s64-old-new.jsonl'):
     r=json.loads(l); print(r['bundle'], r['status'], r.get('max_err'), r.get('err_bound'), r.get('lse_err'))
 "
-  timeout 100 python3 - > $OUT/ab/anchors.jsonl 2>/tmp/anch.err <<'PY' || tail -3 /tmp/anch.err
-import sys; sys.path.insert(0, "build-bench"); sys.modules["torch.nn.attention.flex_attention"] = None
-import torch, anchors
-for s in ["1,8,8,4096,4096,64,f16", "1,8,8,4096,4096,64,f16,causal", "4,32,32,8192,8192,64,f16",
-          "8,16,16,4096,4096,128,bf16", "4,16,16,8192,8192,128,bf16", "2,16,16,16384,16384,128,bf16",
-          "4,16,16,8192,8192,128,bf16,causal", "4,32,8,4096,4096,128,bf16,causal"]:
-    f = s.split(","); B, Hq, Hkv, Sq, Sk, D = map(int, f[:6])
-    anchors.measure(B, Hq, Hkv, Sq, Sk, D, torch.float16 if f[6] == "f16" else torch.bfloat16, len(f) > 7)
-PY
+  NO_FLEX=1 timeout 100 python3 scripts/anchors-all.py 1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
+    4,32,32,8192,8192,64,f16 8,16,16,4096,4096,128,bf16 4,16,16,8192,8192,128,bf16 2,16,16,16384,16384,128,bf16 \
+    4,16,16,8192,8192,128,bf16,causal 4,32,8,4096,4096,128,bf16,causal > $OUT/ab/anchors.jsonl 2>/tmp/anch.err \
+    || tail -3 /tmp/anch.err
   B=$(ls -d build-bundles/s120-* | tr '\n' ' ')
   OUT=$OUT/ab BUNDLES="$B" ROUNDS=2 BENCH=30 timeout 150 bash scripts/gpu-abab.sh 2>&1 | tail -9
   python3 -c "

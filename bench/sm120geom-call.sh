@@ -29,12 +29,8 @@ timeout 150 ncu --clock-control none --section SourceCounters --page source --pr
   --launch-skip 1 --launch-count 1 python3 /tmp/s/flash.py > /tmp/s/ncu-flash.csv 2> /tmp/s/ncu-flash.err || tail -3 /tmp/s/ncu-flash.err
 wc -l /tmp/s/*.csv /tmp/s/*.sass
 tar czf $OUT/ab/sass.tgz -C /tmp/s $(cd /tmp/s && ls *.sass *.csv *.err)
-timeout 100 python3 - > $OUT/ab/anchors.jsonl 2>/tmp/anch.err <<'PY' || tail -3 /tmp/anch.err
-import sys; sys.path.insert(0, "build-bench"); sys.modules["torch.nn.attention.flex_attention"] = None
-import torch, anchors
-anchors.measure(8, 16, 16, 4096, 4096, 128, torch.bfloat16, False)
-anchors.measure(4, 32, 8, 4096, 4096, 128, torch.bfloat16, True)
-PY
+NO_FLEX=1 timeout 100 python3 scripts/anchors-all.py 8,16,16,4096,4096,128,bf16 4,32,8,4096,4096,128,bf16,causal \
+  > $OUT/ab/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
 B=$(ls -d build-bundles/g[acde]-* | tr '\n' ' ')
 OUT=$OUT/ab BUNDLES="$B" ROUNDS=2 BENCH=30 timeout 200 bash scripts/gpu-abab.sh 2>&1 | tail -10
 cut -c1-200 $OUT/ab/anchors.jsonl

@@ -153,21 +153,18 @@ LogicalResult KernelEmitter::emitTransferWrite(vector::TransferWriteOp op) {
   std::string ok = owner(l);
   transferIndex(op, op.getBase(), op.getIndices(), op.getPermutationMap(), inb,
                 coords(vt, l, "e"), idx, ok);
+  // Elements e and e + 1 of a C fragment are adjacent columns of one row:
+  // one 2-element store (4 bytes for 16-bit elements) writes both.
+  bool pairs = pairedStore(op);
+  std::string at = ref(op.getBase()) + "[" + offsetOf(op.getBase(), idx) + "]";
   os << "#pragma unroll\n";
-  if (pairedStore(op)) {
-    // Elements e and e + 1 of a C fragment are adjacent columns of one row:
-    // one 2-element store (4 bytes for 16-bit elements) writes both.
-    os << "for (int e = 0; e < " << count(v) << "; e += 2) ";
-    if (!ok.empty())
-      os << "if (" << ok << ") ";
-    os << "attncc_store2(&" << ref(op.getBase()) << "[" << offsetOf(op.getBase(), idx) << "], " << elem(v, "e")
-       << ", " << elem(v, "e + 1") << ");\n";
-    return success();
-  }
-  os << "for (int e = 0; e < " << count(v) << "; ++e) ";
+  os << "for (int e = 0; e < " << count(v) << (pairs ? "; e += 2) " : "; ++e) ");
   if (!ok.empty())
     os << "if (" << ok << ") ";
-  os << ref(op.getBase()) << "[" << offsetOf(op.getBase(), idx) << "] = " << elem(v, "e") << ";\n";
+  if (pairs)
+    os << "attncc_store2(&" << at << ", " << elem(v, "e") << ", " << elem(v, "e + 1") << ");\n";
+  else
+    os << at << " = " << elem(v, "e") << ";\n";
   return success();
 }
 

@@ -157,15 +157,16 @@ struct StagePass : mlir::attncc::impl::StageBase<StagePass> {
           Value nextIv = arith::AddIOp::create(b, loc, niv, newFor.getStep());
           DenseMap<int64_t, Value> clamped; // one min per bound, shared by the reads
           for (auto [r, id, slice, clamp] : llvm::zip(staged, ids, slices, clamps)) {
-            IRMapping m;
-            m.map(niv, nextIv);
+            Value at = nextIv;
             if (clamp) {
-              Value &at = clamped[*clamp];
-              if (!at)
-                at = arith::MinUIOp::create(b, monoid::named(loc, "next_block"), nextIv,
-                                            arith::ConstantIndexOp::create(b, loc, *clamp));
-              m.map(niv, at);
+              Value &min = clamped[*clamp];
+              if (!min)
+                min = arith::MinUIOp::create(b, monoid::named(loc, "next_block"), nextIv,
+                                             arith::ConstantIndexOp::create(b, loc, *clamp));
+              at = min;
             }
+            IRMapping m;
+            m.map(niv, at);
             for (Operation *op : slice)
               b.clone(*op, m);
             Operation *c = b.clone(*r, m);
