@@ -218,6 +218,10 @@ std::string shapeClass(const Problem &p) {
     return kindName(p.kind);
   // Few query rows against a long (or unknown) key length: the grid of one
   // thread a row is starved and only splitting the keys gives it work.
+  // A varlen batch is prefill: the decode schedules split the keys, which
+  // varlen does not take yet (checkSchedule).
+  if (p.varlen)
+    return "prefill";
   bool fewRows = !p.seq_q.symbolic && p.seq_q.value <= 16;
   bool longKeys = p.seq_k.symbolic || p.seq_k.value >= 1024;
   return fewRows && longKeys ? "decode" : "prefill";

@@ -125,6 +125,22 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
     if (p.bias)
       return KnobError{"PACK", "gqa", "none with a bias (packed rows with a bias are not built yet)"};
   }
+  // Varlen: a sequence's length is read in the map's body, so the moves
+  // that need the fold's range before the map (the split's parts, the cut
+  // fold's materialized scores) or rows of one shape (PACK=gqa) do not
+  // apply yet.
+  if (p.varlen) {
+    for (const ReduceKnob &r : s.reduces)
+      if (r.groups > 1 || r.autoGroups)
+        return KnobError{"REDUCE@" + r.axis, r.autoGroups ? "gauto" : "g" + std::to_string(r.groups),
+                         "no split with --varlen (the parts of a sequence's own length are not built "
+                         "yet)"};
+    if (s.place && *s.place == Place::Cut)
+      return KnobError{"PLACE@fold", "cut", "fuse with --varlen (the cut fold over a sequence's own length is not "
+                                             "built yet)"};
+    if (s.pack && *s.pack == PackKind::Gqa)
+      return KnobError{"PACK", "gqa", "none with --varlen (packed heads over packed sequences are not built yet)"};
+  }
   if (s.acc && *s.acc == Accum::F16x && p.dtype != DType::F16)
     return KnobError{"ACC", "f16x", std::string("f32 for dtype ") + dtypeName(p.dtype) +
                                         " (fp16 accumulation needs f16 operands)"};

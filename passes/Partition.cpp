@@ -192,6 +192,7 @@ public:
       set(result, c->getResult(0), Cls{});
       return success();
     }
+    mem = get(mem).first; // a view in the map's body: its clone
     auto mt = cast<MemRefType>(mem.getType());
     SmallVector<bool> inBounds;
     AffineMap map = tileMap(mt, rowDim, keyDim, elemType, inBounds);
@@ -219,6 +220,7 @@ public:
       return success();
     }
     v = shaped(value, Cls{true, false}, value.getType(), op->getLoc());
+    mem = get(mem).first; // a view in the map's body: its clone
     SmallVector<bool> inBounds;
     AffineMap map = tileMap(cast<MemRefType>(mem.getType()), rowDim, -1, value.getType(), inBounds);
     vector::TransferWriteOp::create(b, unnamed(op->getLoc()), v, mem, idx, map, inBounds);
@@ -344,6 +346,14 @@ public:
         })
         .Case([&](ContractOp o) { return contract(o); })
         .Case([&](vector::BroadcastOp o) { return broadcast(o); })
+        .Case([&](memref::SubViewOp o) -> LogicalResult {
+          // A view the whole tile shares (a varlen sequence's rows).
+          for (Value x : o->getOperands())
+            if (!get(x).second.uniform())
+              return o.emitOpError("attncc-partition: a view that depends on the tiled row or element");
+          set(o.getResult(), cloneMapped(o)->getResult(0), Cls{});
+          return success();
+        })
         .Default([&](Operation *o) -> LogicalResult {
           if (o->getNumRegions() == 0 && o->getNumResults() > 0 &&
               (o->hasTrait<OpTrait::Elementwise>() || o->hasTrait<OpTrait::ConstantLike>() ||
@@ -383,7 +393,61 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     return false;
   }
 
+  /// Inlines the front end's row guard (varlen: `scf.if %i < %len_q`
+  /// around a row's reduce and stores, marked attncc.row_guard) into the
+  /// map. A tile of rows needs no guard: every memory access indexed by the
+  /// row is to a view whose extent along it is the guard's bound, and a
+  /// tile's reads and writes past a view's extent read 0 and write nothing.
+  /// Fails if an access does not show that.
+  static LogicalResult inlineRowGuard(scf::IfOp guard, scf::ParallelOp map) {
+    Value row = map.getInductionVars().back();
+    auto cmp = guard.getCondition().getDefiningOp<arith::CmpIOp>();
+    if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::slt || cmp.getLhs() != row ||
+        guard.elseBlock() || guard->getNumResults())
+      return guard.emitOpError("attncc-partition: a row guard is `scf.if %row < %bound` without an else");
+    Value bound = cmp.getRhs();
+    WalkResult w = guard.getThenRegion().walk([&](Operation *op) {
+      Value mem;
+      ValueRange idx;
+      if (auto l = dyn_cast<vector::LoadOp>(op)) mem = l.getBase(), idx = l.getIndices();
+      else if (auto l = dyn_cast<memref::LoadOp>(op)) mem = l.getMemRef(), idx = l.getIndices();
+      else if (auto st = dyn_cast<vector::StoreOp>(op)) mem = st.getBase(), idx = st.getIndices();
+      else if (auto st = dyn_cast<memref::StoreOp>(op)) mem = st.getMemRef(), idx = st.getIndices();
+      else return WalkResult::advance();
+      for (auto [d, x] : llvm::enumerate(idx)) {
+        if (x != row)
+          continue;
+        auto view = mem.getDefiningOp<memref::SubViewOp>();
+        SmallVector<OpFoldResult> sizes = view ? view.getMixedSizes() : SmallVector<OpFoldResult>{};
+        // A rank-reducing view drops unit sizes: its d-th kept dimension.
+        SmallVector<OpFoldResult> kept;
+        if (view) {
+          llvm::SmallBitVector dropped = view.getDroppedDims();
+          for (auto [k, sz] : llvm::enumerate(sizes))
+            if (!dropped.test(k))
+              kept.push_back(sz);
+        }
+        if (!view || d >= kept.size() || !isEqualConstantIntOrValue(getAsOpFoldResult(bound), kept[d])) {
+          op->emitOpError("attncc-partition: a row guard's bound must be the extent along the row of "
+                          "the view every guarded access indexes by the row");
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    if (w.wasInterrupted())
+      return failure();
+    Block *then = guard.thenBlock();
+    then->getTerminator()->erase();
+    guard->getBlock()->getOperations().splice(Block::iterator(guard), then->getOperations());
+    guard.erase();
+    return success();
+  }
+
   LogicalResult partition(ReduceOp reduce, const ::attncc::TileKnob &tile) {
+    if (auto guard = dyn_cast<scf::IfOp>(reduce->getParentOp()); guard && guard->hasAttr("attncc.row_guard"))
+      if (auto map = dyn_cast<scf::ParallelOp>(guard->getParentOp()); map && failed(inlineRowGuard(guard, map)))
+        return failure();
     // w<WM>x<WN> with WN > 1 is refused before lowering (checkBuilt,
     // schedule/Built.cpp); what is left here are the pass's preconditions on
     // the IR. A partial reduce (attncc-split-reduce's parts map: the part

@@ -6,6 +6,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -96,7 +97,10 @@ LogicalResult lowerLoopToLLVM(ModuleOp module) {
   VectorTransferToSCFOptions toScf;
   toScf.enableFullUnroll(false);
   fn.addPass(createConvertVectorToSCFPass(toScf));
-  fn.addPass(createLowerAffinePass());
+  // Views (a varlen sequence's rows): their offsets and strides as index
+  // arithmetic (affine.apply, lowered next) over the base memref.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addNestedPass<func::FuncOp>(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   // Contractions as outer products (vector FMAs): the default dot-product
   // form gives LLVM one horizontal reduction per output element, which took
@@ -269,7 +273,20 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
           Sk = p.seq_k.value, D = p.head_dim;
   std::vector<Buffer> bufs;
   bufs.reserve(8);
-  if (p.kind == ProblemKind::Attention) {
+  if (p.kind == ProblemKind::Attention && p.varlen) {
+    if (std::optional<ProblemError> e = checkVarlenInputs(p, in)) {
+      err = "problem: " + e->message();
+      return false;
+    }
+    int64_t totalQ = in.cu_seqlens_q.back(), totalK = in.cu_seqlens_k.back();
+    bufs.push_back(input(p.dtype, p.packedShape(false, totalQ), in.q_packed));
+    bufs.push_back(input(p.dtype, p.packedShape(true, totalK), in.k_packed));
+    bufs.push_back(input(p.dtype, p.packedShape(true, totalK), in.v_packed));
+    bufs.push_back(ints({B + 1}, in.cu_seqlens_q));
+    bufs.push_back(ints({B + 1}, in.cu_seqlens_k));
+    bufs.emplace_back(p.dtype, p.packedShape(false, totalQ));
+    bufs.emplace_back(DType::F32, std::vector<int64_t>{B, Hq, Sq});
+  } else if (p.kind == ProblemKind::Attention) {
     bufs.push_back(input(p.dtype, {B, Hq, Sq, D}, in.q));
     if (p.paged()) {
       if (std::optional<ProblemError> e = checkPagedInputs(p, in)) {
@@ -329,6 +346,12 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
   if (p.kind == ProblemKind::Attention) {
     read(bufs[bufs.size() - 2], outs.out);
     read(bufs.back(), outs.lse);
+    // Varlen: packed O as the logical [B, Hq, Sq, D]; the LSE's rows past a
+    // sequence must still hold the poison.
+    if (p.varlen) {
+      std::vector<double> packed = std::move(outs.out);
+      outs.writtenPastSequence = unpackVarlen(p, in, packed, outs.out, outs.lse);
+    }
   } else {
     read(bufs.back(), outs.out);
     outs.lse.clear();

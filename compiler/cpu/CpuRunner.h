@@ -21,6 +21,9 @@ struct CpuOutputs {
   std::vector<double> out; // O (attention) or the row results
   std::vector<double> lse; // attention only
   bool repeatable = false; // a second run gave the same bits
+  /// Varlen: LSE rows past a sequence's length that the kernel wrote (they
+  /// keep its values, which the LSE check holds against -inf).
+  int64_t writtenPastSequence = 0;
 };
 
 /// Lowers a copy of `loopModule` (loop-level IR: no monoid.reduce left) to the

@@ -65,6 +65,10 @@ std::vector<const char *> argRoles(const Problem &p) {
     roles.push_back("block_table");
     roles.push_back("kv_lens");
   }
+  if (p.varlen) {
+    roles.push_back("cu_seqlens_q");
+    roles.push_back("cu_seqlens_k");
+  }
   roles.push_back("o");
   roles.push_back("lse");
   return roles;
@@ -185,18 +189,26 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
   Value bias = p.bias ? entry->getArgument(a++) : Value();
   Value table = p.paged() ? entry->getArgument(a++) : Value();
   Value lens = p.paged() ? entry->getArgument(a++) : Value();
+  Value cuQ = p.varlen ? entry->getArgument(a++) : Value();
+  Value cuK = p.varlen ? entry->getArgument(a++) : Value();
   Value o = entry->getArgument(a++), lse = entry->getArgument(a++);
   nameArgs(entry, argRoles(p));
 
   Value c0 = e.idx(0), c1 = e.idx(1);
-  Value batch = e.extent(q, 0), heads = e.idx(p.heads_q), sq = e.extent(q, 2);
+  // Varlen: the batch and the longest query length are the LSE's extents
+  // ([B, Hq, seq_q]); Q and O are packed.
+  Value batch = p.varlen ? e.extent(lse, 0) : e.extent(q, 0), heads = e.idx(p.heads_q),
+        sq = p.varlen ? e.extent(lse, 2) : e.extent(q, 2);
   // A paged cache holds max_pages * page_size keys a sequence (the capacity:
   // the fold's range, clipped to the sequence's length by the mask below).
+  // Varlen: each sequence's own (below).
   Value sk = p.paged() ? arith::MulIOp::create(b, monoid::named(loc, "capacity"), e.extent(table, 1),
                                                e.idx(p.page_size)).getResult()
-                       : e.extent(k, 2);
-  Value offset = p.paged() ? Value()
-                           : arith::SubIOp::create(b, monoid::named(loc, "sk_minus_sq"), sk, sq).getResult();
+             : p.varlen ? Value()
+                        : e.extent(k, 2);
+  Value offset = p.paged() || p.varlen
+                     ? Value()
+                     : arith::SubIOp::create(b, monoid::named(loc, "sk_minus_sq"), sk, sq).getResult();
   // The last slot of the block table and the last page of the cache.
   Value lastSlot, lastPage;
   if (p.paged()) {
@@ -211,6 +223,52 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
                           ValueRange{c1, c1, c1}, [&](OpBuilder &, Location, ValueRange iv) {
     nameIvs(iv);
     Value bi = iv[0], h = iv[1], i = iv[2];
+    // Varlen: sequence b's rows of the packed tensors as views of its own
+    // length (Q and O [len_q, Hq * D], K and V [len_k, Hkv * D], the LSE's
+    // [Hq, len_q]); below, everything indexes the views as it indexes
+    // separate tensors, and a tile's rows past the sequence are outside its
+    // view (read as 0, not written). The fold runs over the sequence's keys.
+    Value qs = q, ks = k, vs = v, os = o, lses = lse;
+    Value lenQ, guard;
+    if (p.varlen) {
+      auto cu = [&](Value cuArg, Value at, const char *name) -> Value {
+        Value x = memref::LoadOp::create(b, loc, cuArg, ValueRange{at});
+        return arith::IndexCastUIOp::create(b, monoid::named(loc, name), b.getIndexType(), x);
+      };
+      Value next = arith::AddIOp::create(b, loc, bi, c1);
+      Value q0 = cu(cuQ, bi, "seq_q0"), k0 = cu(cuK, bi, "seq_k0");
+      lenQ = arith::SubIOp::create(b, monoid::named(loc, "len_q"), cu(cuQ, next, "seq_q1"), q0);
+      sk = arith::SubIOp::create(b, monoid::named(loc, "len_k"), cu(cuK, next, "seq_k1"), k0);
+      offset = arith::SubIOp::create(b, monoid::named(loc, "len_k_minus_len_q"), sk, lenQ);
+      auto rows = [&](Value m, Value start, Value len, const char *name) -> Value {
+        auto mt = cast<MemRefType>(m.getType());
+        SmallVector<OpFoldResult> offs{start, b.getIndexAttr(0)},
+            sizes{len, b.getIndexAttr(mt.getDimSize(1))}, strides(2, b.getIndexAttr(1));
+        return memref::SubViewOp::create(b, monoid::named(loc, name), m, offs, sizes, strides);
+      };
+      qs = rows(q, q0, lenQ, "q_seq");
+      ks = rows(k, k0, sk, "k_seq");
+      vs = rows(v, k0, sk, "v_seq");
+      os = rows(o, q0, lenQ, "o_seq");
+      // The LSE [B, Hq, seq_q]: sequence b's [Hq, len_q].
+      auto lt = cast<MemRefType>(lse.getType());
+      SmallVector<OpFoldResult> offs{bi, b.getIndexAttr(0), b.getIndexAttr(0)},
+          sizes{b.getIndexAttr(1), b.getIndexAttr(p.heads_q), lenQ}, strides(3, b.getIndexAttr(1));
+      auto viewT = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+          {p.heads_q, ShapedType::kDynamic}, lt, offs, sizes, strides));
+      lses = memref::SubViewOp::create(b, monoid::named(loc, "lse_seq"), viewT, lse, offs, sizes, strides);
+      // Rows past the sequence's length do nothing. The views' extents say
+      // the same to a tile's reads and writes (attncc-partition drops the
+      // guard); rows computed one at a time need it.
+      guard = arith::CmpIOp::create(b, monoid::named(loc, "row_in_seq"), arith::CmpIPredicate::slt, i, lenQ);
+    }
+    std::optional<OpBuilder::InsertionGuard> inGuard;
+    if (guard) {
+      auto ifOp = scf::IfOp::create(b, loc, guard, /*withElseRegion=*/false);
+      ifOp->setAttr("attncc.row_guard", b.getUnitAttr());
+      inGuard.emplace(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
     // A paged cache: the sequence's keys (the lift masks j >= len, which
     // attncc-clip-identity turns into the fold's range), and the diagonal's
     // offset from them.
@@ -253,15 +311,21 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
         jRem->setAttr("attncc.page", b.getUnitAttr());
         kj = jRem;
       }
-      Value qr = vector::LoadOp::create(b, monoid::named(loc, "q_i"), vecIn, q, ValueRange{bi, h, i, c0});
+      // Varlen: the sequence's rows [len, H * D], head h's row at column h * D.
+      SmallVector<Value> qIdx{bi, h, i, c0};
+      if (p.varlen)
+        qIdx = {i, arith::MulIOp::create(b, monoid::named(loc, "q_col"), h, e.idx(p.head_dim))};
+      Value qr = vector::LoadOp::create(b, monoid::named(loc, "q_i"), vecIn, qs, qIdx);
       // NHD: the cache [pages, P, Hkv * D], head hk's row at column hk * D.
       SmallVector<Value> kvIdx{kb, hk, kj, c0};
       if (p.paged() && !p.kv_hnd)
         kvIdx = {kb, kj, arith::MulIOp::create(b, monoid::named(loc, "head_col"), hk, e.idx(p.head_dim))};
-      Value kr = vector::LoadOp::create(b, monoid::named(loc, "k_j"), vecIn, k, kvIdx);
+      if (p.varlen)
+        kvIdx = {j, arith::MulIOp::create(b, monoid::named(loc, "head_col"), hk, e.idx(p.head_dim))};
+      Value kr = vector::LoadOp::create(b, monoid::named(loc, "k_j"), vecIn, ks, kvIdx);
       Value s = monoid::ContractOp::create(b, monoid::named(loc, "qk"), e.f32, qr, kr);
       s = modifyScore(e, s, bi, h, i, j, offset, bias, len);
-      Value vr = vector::LoadOp::create(b, monoid::named(loc, "v_j"), vecIn, v, kvIdx);
+      Value vr = vector::LoadOp::create(b, monoid::named(loc, "v_j"), vecIn, vs, kvIdx);
       Value vf = vecIn == vecF32 ? vr
                                  : arith::ExtFOp::create(b, monoid::named(loc, "v_j_f32"), vecF32, vr).getResult();
       monoid::YieldOp::create(b, loc, ValueRange{s, e.f(1.0), vf});
@@ -290,8 +354,13 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
     Value out = proj.getResult(0);
     if (vecIn != vecF32)
       out = arith::TruncFOp::create(b, loc, vecIn, out);
-    vector::StoreOp::create(b, loc, out, o, ValueRange{bi, h, i, c0});
-    memref::StoreOp::create(b, loc, proj.getResult(1), lse, ValueRange{bi, h, i});
+    if (p.varlen) {
+      vector::StoreOp::create(b, loc, out, os, ValueRange{i, arith::MulIOp::create(b, loc, h, e.idx(p.head_dim))});
+      memref::StoreOp::create(b, loc, proj.getResult(1), lses, ValueRange{h, i});
+    } else {
+      vector::StoreOp::create(b, loc, out, os, ValueRange{bi, h, i, c0});
+      memref::StoreOp::create(b, loc, proj.getResult(1), lses, ValueRange{bi, h, i});
+    }
   });
   func::ReturnOp::create(b, loc);
 }
@@ -360,7 +429,23 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
   Type el = elementType(&ctx, p.dtype), f32 = b.getF32Type();
   int64_t B = dim(p.batch), Sq = dim(p.seq_q), Sk = dim(p.seq_k);
   SmallVector<Type> args;
-  if (p.kind == ProblemKind::Attention) {
+  if (p.kind == ProblemKind::Attention && p.varlen) {
+    // Packed: q and o [total_q, Hq * D], k and v [total_k, Hkv * D] (the
+    // bytes of [total, H, D]; one kernel for every total), the cumulative
+    // lengths [B + 1] and the LSE [B, Hq, seq_q].
+    int64_t B1 = p.batch.symbolic ? ShapedType::kDynamic : B + 1;
+    auto packed = [&](bool keys) {
+      std::vector<int64_t> s = p.packedShape(keys, 0);
+      return MemRefType::get({ShapedType::kDynamic, s[1]}, el);
+    };
+    args.push_back(packed(false)); // q
+    args.push_back(packed(true));  // k
+    args.push_back(packed(true));  // v
+    args.push_back(MemRefType::get({B1}, b.getI32Type())); // cu_seqlens_q
+    args.push_back(MemRefType::get({B1}, b.getI32Type())); // cu_seqlens_k
+    args.push_back(packed(false)); // o
+    args.push_back(MemRefType::get({B, p.heads_q, Sq}, f32)); // lse
+  } else if (p.kind == ProblemKind::Attention) {
     args.push_back(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el)); // q
     // k, v: [B, Hkv, Sk, D], or a paged cache (Problem::cacheShape; one
     // kernel for every number of pages). NHD's [pages, P, Hkv * D] makes a
@@ -397,6 +482,12 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
   // And what each dimension is, so that a launch contract can name symbolic
   // sizes by the problem field they come from.
   auto dimsOf = [&](StringRef role) -> SmallVector<StringRef> {
+    if ((role == "q" || role == "o") && p.varlen)
+      return {"total_q", "heads_q_x_head_dim"};
+    if ((role == "k" || role == "v") && p.varlen)
+      return {"total_k", "heads_kv_x_head_dim"};
+    if (role == "cu_seqlens_q" || role == "cu_seqlens_k")
+      return {"batch_plus_1"};
     if (role == "q" || role == "o")
       return {"batch", "heads_q", "seq_q", "head_dim"};
     if ((role == "k" || role == "v") && p.paged() && p.kv_hnd)

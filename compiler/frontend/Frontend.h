@@ -17,9 +17,12 @@ const char *entryName(ProblemKind kind);
 /// Builds the monoid-level module for a validated problem: one func.func whose
 /// free axes are an scf.parallel map and whose reduction is one monoid.reduce
 /// carrying `schedule`. Signatures (row-major memrefs, `?` for symbolic sizes):
-///   attention(q, k, v, [bias], [block_table: i32, kv_lens: i32], o, lse: f32)
+///   attention(q, k, v, [bias], [block_table: i32, kv_lens: i32],
+///             [cu_seqlens_q: i32, cu_seqlens_k: i32], o, lse: f32)
 ///   (paged: k and v are the cache, [pages, page_size, Hkv * D] (NHD) or
-///   [pages, Hkv, page_size, D] (HND))
+///   [pages, Hkv, page_size, D] (HND); varlen: q and o [total_q, Hq * D], k
+///   and v [total_k, Hkv * D], the LSE [B, Hq, seq_q], and the map's body
+///   reads sequence b's rows through memref.subview views of its length)
 ///   logsumexp(x, out: f32), rowsum(x, out: f32)
 /// Every function is marked llvm.emit_c_interface.
 mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx, const Problem &p,

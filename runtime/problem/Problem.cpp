@@ -24,6 +24,12 @@
 //   block_table[b, j / P], and only keys j < kv_lens[b] exist, so offset is
 //   kv_lens[b] - Sq for that sequence (seq_k is the capacity). kv_lens and
 //   block_table are inputs, checked by checkPagedInputs.
+// Varlen (varlen: true): sequence b has len_q = cu_seqlens_q[b + 1] -
+//   cu_seqlens_q[b] query rows (rows cu_seqlens_q[b] + i of the packed Q and
+//   O) and len_k keys (rows cu_seqlens_k[b] + j of the packed K and V), each
+//   at most seq_q / seq_k; offset is len_k - len_q for that sequence. LSE
+//   [B, Hq, seq_q] holds row i < len_q; the rows past it are not written.
+//   The cumulative lengths are inputs, checked by checkVarlenInputs.
 //   For both row reductions scale defaults to 1, heads_kv must equal heads_q,
 //   head_dim is ignored (neither validated nor used), and the attention-only
 //   modifiers (causal, window, bias, alibi, softcap) are rejected.
@@ -59,7 +65,7 @@ constexpr const char *kHeadDimsText = "one of 32, 64, 96, 128, 256";
 constexpr const char *kKeys[] = {"kind",   "batch",  "heads_q", "heads_kv", "seq_q",
                                  "seq_k",  "head_dim", "dtype", "scale",    "causal",
                                  "window", "bias",   "alibi",   "softcap",  "paged",
-                                 "num_pages", "kv_layout"};
+                                 "num_pages", "kv_layout", "varlen"};
 constexpr int64_t kMaxPageSize = 65536;
 
 /// Shortest decimal text that reads back as the same double ("0.1", not
@@ -166,6 +172,10 @@ std::vector<int64_t> Problem::cacheShape() const {
   return {cachePages(), page_size, heads_kv * head_dim};
 }
 
+std::vector<int64_t> Problem::packedShape(bool keys, int64_t total) const {
+  return {total, (keys ? heads_kv : heads_q) * head_dim};
+}
+
 double Problem::flops() const {
   double rows = static_cast<double>(batch.value) * heads_q * seq_q.value * seq_k.value;
   if (kind != ProblemKind::Attention)
@@ -188,7 +198,7 @@ bool operator==(const Problem &a, const Problem &b) {
                 a.batch.symbolic) &&
          flagEq(a.bias_head_broadcast, b.bias_head_broadcast, a.heads_q, false) &&
          a.alibi == b.alibi && a.softcap == b.softcap && a.page_size == b.page_size &&
-         a.num_pages == b.num_pages && a.kv_hnd == b.kv_hnd;
+         a.num_pages == b.num_pages && a.kv_hnd == b.kv_hnd && a.varlen == b.varlen;
 }
 
 std::string ProblemError::message() const {
@@ -260,6 +270,15 @@ std::optional<ProblemError> validate(const Problem &p) {
     return makeError("num_pages", std::to_string(p.num_pages), "only with paged (a page size)");
   if (p.kv_hnd && !p.paged())
     return makeError("kv_layout", "hnd", "only with paged (a page size)");
+  if (p.varlen && !attention)
+    return makeError("varlen", "true",
+                     std::string("only for kind attention (kind is ") + kindName(p.kind) + ")");
+  if (p.varlen && p.paged())
+    return makeError("varlen", "true",
+                     "not with paged (a varlen batch over a paged cache is not built yet; "
+                     "a paged cache already takes a length a sequence, kv_lens)");
+  if (p.varlen && p.bias)
+    return makeError("varlen", "true", "not with bias (a bias over packed sequences is not built yet)");
   if (!p.bias && p.bias_batch_broadcast)
     return makeError("bias_batch_broadcast", "true", "only with bias");
   if (!p.bias && p.bias_head_broadcast)
@@ -281,6 +300,7 @@ std::optional<ProblemError> validate(const Problem &p) {
 //  "paged": int (page size, 1-65536) | null               default null (not paged)
 //  "num_pages": int | null       (paged: pages in the cache) default null (batch * max_pages)
 //  "kv_layout": "nhd" | "hnd"    (paged: the cache's layout)  default "nhd"
+//  "varlen": bool     (packed sequences; seq_q, seq_k the longest) default false
 //  "bias": false | true | "none" | "full" | [Bb, Hb, Sq, Sk]   default false
 //     shape entries are ints or "?"; Bb is 1 (broadcast) or B, Hb is 1 or Hq,
 //     a symbolic extent is written "?".}
@@ -481,6 +501,8 @@ public:
           ok = fail("kv_layout", v.dump(), "nhd ([pages, page_size, heads_kv, head_dim]) or hnd ([pages, heads_kv, page_size, head_dim])");
       } else if (key == "causal") {
         ok = readBool(v, "causal", p.causal);
+      } else if (key == "varlen") {
+        ok = readBool(v, "varlen", p.varlen);
       } else if (key == "alibi") {
         ok = readBool(v, "alibi", p.alibi);
       } else if (key == "bias") {
@@ -568,6 +590,7 @@ std::string problemToJson(const Problem &p) {
   j["paged"] = p.paged() ? ojson(p.page_size) : ojson(nullptr);
   j["num_pages"] = p.num_pages ? ojson(p.num_pages) : ojson(nullptr);
   j["kv_layout"] = p.kv_hnd ? "hnd" : "nhd";
+  j["varlen"] = p.varlen;
   return j.dump(2);
 }
 

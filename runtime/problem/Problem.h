@@ -69,6 +69,16 @@ struct Problem {
   int64_t page_size = 0;
   int64_t num_pages = 0; // 0: batch * max_pages (every sequence its own pages)
   bool kv_hnd = false;   // the HND layout (paged only); false: NHD
+  // Varlen (attention only): a batch of sequences of different lengths,
+  // packed (FlashAttention's varlen layout, THD): Q and O [total_q, Hq, D],
+  // K and V [total_k, Hkv, D], sequence b's rows [cu_seqlens_q[b],
+  // cu_seqlens_q[b + 1]) of Q and O and [cu_seqlens_k[b], cu_seqlens_k[b +
+  // 1]) of K and V (cu_seqlens_q and cu_seqlens_k: int32 [B + 1], from 0,
+  // non-decreasing). seq_q and seq_k are the longest lengths (max_seqlen);
+  // the LSE is [B, Hq, seq_q], and its rows past a sequence's length are not
+  // written. Offset and masks use the sequence's own lengths (bottom-right,
+  // as for separate tensors of those lengths).
+  bool varlen = false;
 
   bool paged() const { return page_size > 0; }
   /// ceil(seq_k / page_size): the block table's row length.
@@ -79,6 +89,10 @@ struct Problem {
   /// [pages, page_size, Hkv * D] (the same bytes as [pages, page_size, Hkv,
   /// D], so a head's rows are a 2-d block) or HND [pages, Hkv, page_size, D].
   std::vector<int64_t> cacheShape() const;
+  /// Varlen: the packed shape of Q and O ([total_q, Hq * D]) or K and V
+  /// ([total_k, Hkv * D]), the same bytes as [total, H, D]: a head's rows
+  /// are a 2-d block, as in an NHD cache.
+  std::vector<int64_t> packedShape(bool keys, int64_t total) const;
 
   double effectiveScale() const;
   int64_t group() const { return heads_q / heads_kv; }

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cmath>
 #include <thread>
+#include <tuple>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -243,7 +244,111 @@ void makePaged(const Problem &p, Inputs &in, uint64_t seed, bool fullLengths) {
         }
     }
 }
+
+/// The lengths and packed tensors of a varlen problem (see Reference.h).
+void makeVarlen(const Problem &p, Inputs &in, uint64_t seed, bool fullLengths) {
+  int64_t B = p.batch.value, Sq = p.seq_q.value, Sk = p.seq_k.value, D = p.head_dim;
+  std::mt19937_64 rng(seed ^ 0x7A11E4ull);
+  auto draw = [&](int64_t b, int64_t max, int64_t empty) {
+    if (b == B - 1 || fullLengths)
+      return max;
+    if (B >= 3 && b == empty)
+      return int64_t(0);
+    return 1 + int64_t(rng() % uint64_t(max));
+  };
+  in.cu_seqlens_q.assign(1, 0);
+  in.cu_seqlens_k.assign(1, 0);
+  for (int64_t b = 0; b < B; ++b) {
+    in.cu_seqlens_q.push_back(int32_t(in.cu_seqlens_q.back() + draw(b, Sq, 0)));
+    in.cu_seqlens_k.push_back(int32_t(in.cu_seqlens_k.back() + draw(b, Sk, 1)));
+  }
+  // Packed [total, H, D] from the logical [B, H, S, D].
+  auto pack = [&](const std::vector<float> &logical, const std::vector<int32_t> &cu, int64_t H,
+                  int64_t S, std::vector<float> &packed) {
+    packed.assign(size_t(cu.back()) * size_t(H * D), 0.0f);
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t i = 0; i < cu[size_t(b) + 1] - cu[size_t(b)]; ++i)
+        for (int64_t h = 0; h < H; ++h)
+          std::memcpy(&packed[size_t(((cu[size_t(b)] + i) * H + h) * D)],
+                      &logical[size_t(((b * H + h) * S + i) * D)], size_t(D) * sizeof(float));
+  };
+  pack(in.q, in.cu_seqlens_q, p.heads_q, Sq, in.q_packed);
+  pack(in.k, in.cu_seqlens_k, p.heads_kv, Sk, in.k_packed);
+  pack(in.v, in.cu_seqlens_k, p.heads_kv, Sk, in.v_packed);
+}
 } // namespace
+
+int64_t Inputs::lenQ(const Problem &p, int64_t b) const {
+  if (p.varlen && size_t(b) + 1 < cu_seqlens_q.size())
+    return cu_seqlens_q[size_t(b) + 1] - cu_seqlens_q[size_t(b)];
+  return p.seq_q.value;
+}
+
+int64_t Inputs::lenK(const Problem &p, int64_t b) const {
+  if (p.varlen && size_t(b) + 1 < cu_seqlens_k.size())
+    return cu_seqlens_k[size_t(b) + 1] - cu_seqlens_k[size_t(b)];
+  if (!kv_lens.empty())
+    return kv_lens[size_t(b)];
+  return p.seq_k.value;
+}
+
+std::optional<ProblemError> checkVarlenInputs(const Problem &p, const Inputs &in) {
+  int64_t B = p.batch.value;
+  for (auto [name, cu, max, maxName] :
+       {std::tuple{"cu_seqlens_q", &in.cu_seqlens_q, p.seq_q.value, "seq_q"},
+        std::tuple{"cu_seqlens_k", &in.cu_seqlens_k, p.seq_k.value, "seq_k"}}) {
+    if (int64_t(cu->size()) != B + 1)
+      return ProblemError{name, std::to_string(cu->size()) + " entries",
+                          "batch + 1 = " + std::to_string(B + 1) + " cumulative lengths"};
+    if ((*cu)[0] != 0)
+      return ProblemError{std::string(name) + "[0]", std::to_string((*cu)[0]), "0 (the first sequence starts at row 0)"};
+    for (int64_t b = 0; b < B; ++b) {
+      int64_t len = int64_t((*cu)[size_t(b) + 1]) - (*cu)[size_t(b)];
+      if (len < 0 || len > max)
+        return ProblemError{std::string(name) + "[" + std::to_string(b + 1) + "]",
+                            std::to_string((*cu)[size_t(b) + 1]),
+                            "at least " + std::string(name) + "[" + std::to_string(b) + "] = " +
+                                std::to_string((*cu)[size_t(b)]) + " and at most " + std::to_string(max) +
+                                " (" + maxName + ", the longest sequence) more"};
+    }
+  }
+  return std::nullopt;
+}
+
+int64_t unpackVarlen(const Problem &p, const Inputs &in, const std::vector<double> &packedO,
+                     std::vector<double> &o, std::vector<double> &lse) {
+  int64_t B = p.batch.value, Hq = p.heads_q, Sq = p.seq_q.value, D = p.head_dim, written = 0;
+  o.assign(size_t(B * Hq * Sq * D), 0.0);
+  for (int64_t b = 0; b < B; ++b) {
+    int64_t start = in.cu_seqlens_q[size_t(b)], len = in.lenQ(p, b);
+    for (int64_t h = 0; h < Hq; ++h) {
+      for (int64_t i = 0; i < len; ++i)
+        std::memcpy(&o[size_t(((b * Hq + h) * Sq + i) * D)], &packedO[size_t(((start + i) * Hq + h) * D)],
+                    size_t(D) * sizeof(double));
+      for (int64_t i = len; i < Sq; ++i) {
+        double &x = lse[size_t((b * Hq + h) * Sq + i)];
+        if (std::isnan(x))
+          x = -std::numeric_limits<double>::infinity();
+        else
+          ++written;
+      }
+    }
+  }
+  return written;
+}
+
+double flopsOf(const Problem &p, const Inputs &in) {
+  if (!p.varlen)
+    return p.flops();
+  double f = 0;
+  for (int64_t b = 0; b < p.batch.value; ++b) {
+    double lq = double(in.lenQ(p, b)), lk = double(in.lenK(p, b));
+    // Causal, bottom-right: the visible pairs of the sequence, the halved
+    // square's convention when lq = lk.
+    f += 4.0 * p.heads_q * lq * lk * p.head_dim * (p.causal ? 0.5 : 1.0);
+  }
+  return f;
+}
 
 Inputs randomInputs(const Problem &p, uint64_t seed, bool fullLengths) {
   Shapes s = shapesOf(p);
@@ -255,6 +360,8 @@ Inputs randomInputs(const Problem &p, uint64_t seed, bool fullLengths) {
   fill(in.bias, s.bias, p.dtype, rng);
   if (p.paged())
     makePaged(p, in, seed, fullLengths);
+  if (p.varlen)
+    makeVarlen(p, in, seed, fullLengths);
   return in;
 }
 
@@ -308,13 +415,15 @@ struct Attn {
     requireSize("bias", in.bias, s.bias);
   }
 
-  /// Keys of sequence b: Sk, or kv_lens[b] for a paged cache.
-  int64_t len(int64_t b) const { return in.kv_lens.empty() ? Sk : in.kv_lens[size_t(b)]; }
+  /// Keys of sequence b: Sk, kv_lens[b] for a paged cache, or its own
+  /// length in a varlen batch (and its query rows: Sq or its own).
+  int64_t len(int64_t b) const { return in.lenK(p, b); }
+  int64_t lenQ(int64_t b) const { return in.lenQ(p, b); }
 
   bool visible(int64_t b, int64_t i, int64_t j) const {
-    if (j >= len(b))
+    if (j >= len(b) || i >= lenQ(b))
       return false;
-    int64_t d = i + len(b) - Sq - j; // distance below the (bottom-right aligned) diagonal
+    int64_t d = i + len(b) - lenQ(b) - j; // distance below the (bottom-right aligned) diagonal
     if (p.causal && d < 0)
       return false;
     if (p.window && (d > *p.window || (!p.causal && d < -*p.window)))
@@ -358,7 +467,7 @@ struct Attn {
         x = c * std::tanh(x / c);
       }
       if (p.alibi)
-        x -= slope * static_cast<T>(std::llabs(i + len(b) - Sq - j));
+        x -= slope * static_cast<T>(std::llabs(i + len(b) - lenQ(b) - j));
       if (p.bias)
         x += static_cast<T>(biasAt(b, h, i, j));
       s[static_cast<size_t>(j)] = x;

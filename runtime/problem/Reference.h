@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace attncc {
@@ -40,6 +41,14 @@ struct Inputs {
   std::vector<float> k_cache, v_cache; // [num_pages, page_size, Hkv, D] (NHD) or [num_pages, Hkv, page_size, D] (HND)
   std::vector<int32_t> block_table;    // [B, max_pages]
   std::vector<int32_t> kv_lens;        // [B], each in [0, seq_k]
+  // Varlen (Problem::varlen): q, k and v above stay the padded logical
+  // [B, H, S, D] tensors the references read (rows past a sequence's length
+  // hold values no result may depend on); the kernel reads the packed ones.
+  std::vector<int32_t> cu_seqlens_q, cu_seqlens_k; // [B + 1], from 0
+  std::vector<float> q_packed, k_packed, v_packed; // [total_q, Hq, D], [total_k, Hkv, D]
+  /// Sequence b's query rows (keys): Sq (Sk) unless varlen (or paged keys).
+  int64_t lenQ(const Problem &p, int64_t b) const;
+  int64_t lenK(const Problem &p, int64_t b) const;
 };
 
 /// Element counts of each tensor for the problem (0 where absent).
@@ -55,8 +64,11 @@ Shapes shapesOf(const Problem &p);
 /// k and v (rows past seq_k are 0), every page no sequence uses is NaN, and
 /// the table's slots past a sequence's length name random pages (a kernel
 /// that reads a key past kv_lens[b] into its result reads NaN).
-/// `fullLengths`: every length is seq_k (timing a paged cache against
-/// contiguous K and V: the same keys).
+/// Varlen problems get ragged lengths (uniform in [1, seq_q] and [1, seq_k],
+/// the last sequence full; with 3 or more sequences the first has no query
+/// rows and the second no keys) and the packed Q, K and V built from q, k, v.
+/// `fullLengths`: every length is seq_k (seq_q) (timing a paged cache or a
+/// varlen batch against contiguous K and V: the same keys).
 Inputs randomInputs(const Problem &p, uint64_t seed, bool fullLengths = false);
 
 /// The first thing wrong with a paged problem's table or lengths: a length
@@ -64,6 +76,24 @@ Inputs randomInputs(const Problem &p, uint64_t seed, bool fullLengths = false);
 /// [0, num_pages). Slots past a sequence's length are not read as pages that
 /// hold keys and are not checked.
 std::optional<ProblemError> checkPagedInputs(const Problem &p, const Inputs &in);
+
+/// The first thing wrong with a varlen problem's cumulative lengths: a wrong
+/// count (batch + 1), a first entry other than 0, a decreasing entry, or a
+/// length over seq_q / seq_k.
+std::optional<ProblemError> checkVarlenInputs(const Problem &p, const Inputs &in);
+
+/// A varlen kernel's packed O [total_q, Hq, D] as the logical [B, Hq, Sq, D]
+/// the references write (rows past a sequence's length 0, as the reference
+/// gives a row without keys), and its LSE [B, Hq, Sq] with the rows past a
+/// sequence's length that it left as the poison it found (NaN) set to the
+/// reference's -inf. A row it wrote keeps the kernel's value, which checkLse
+/// then holds against -inf. Returns the number of such rows.
+int64_t unpackVarlen(const Problem &p, const Inputs &in, const std::vector<double> &packedO,
+                     std::vector<double> &o, std::vector<double> &lse);
+
+/// Attention's flops for the lengths of `in` (varlen: the sum over the
+/// sequences; otherwise Problem::flops()).
+double flopsOf(const Problem &p, const Inputs &in);
 
 /// Float64 reference. `lse` may be null. Fully masked rows give out = 0, lse = -inf.
 void referenceF64(const Problem &p, const Inputs &in, std::vector<double> &out,

@@ -326,6 +326,26 @@ std::vector<Case> sweep() {
       "TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@kv=d2/tma/ring/swz128");
   add("paged window mma", with(paged(attn(2, 2, 2, 90, 160, 64), 32, true), [](Problem &p) { p.window = 20; }),
       "TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x4/k4,STAGE@kv=d2/cp/ring/pad");
+  // A varlen batch (packed Q, K, V and O; ragged lengths, one sequence
+  // without query rows and one without keys; randomInputs): the views of
+  // one sequence's rows through the streamed fold, scalar tiles and
+  // tensor-core tiles with their staging rings; the LSE rows past a
+  // sequence must keep their poison (unpackVarlen).
+  auto varlen = [](Problem p, bool causal = false) {
+    p.varlen = true;
+    p.causal = causal;
+    return p;
+  };
+  add("varlen untiled", varlen(attn(3, 2, 2, 30, 70, 64)));
+  add("varlen causal tile16 gqa", varlen(attn(4, 4, 2, 45, 60, 64), true), "TILE@kv=n16/f1");
+  add("varlen mma ring causal", varlen(attn(3, 2, 2, 50, 90, 64), true), tc16 + ",STAGE@kv=d2/cp/ring/pad,EXP=ex2");
+  add("varlen mma bf16 window", with(varlen(attn(3, 2, 1, 70, 70, 64, DType::BF16), true), [](Problem &p) { p.window = 20; }),
+      tcbf + ",STAGE@kv=d2/cp/ring/pad");
+  add("varlen wgmma tma ring", varlen(attn(3, 2, 2, 70, 150, 64)),
+      "TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@kv=d2/tma/ring/swz128");
+  add("varlen symbolic", with(varlen(attn(3, 2, 2, 33, 40, 64), true), [](Problem &p) {
+        p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
+      }), tc16);
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),
@@ -363,6 +383,38 @@ std::vector<Case> sweep() {
     });
   };
   cs.push_back(pagesInOrder);
+  // Varlen with every sequence read from row 0 (the cumulative lengths'
+  // starts ignored by the views): other sequences' rows, some never written.
+  auto named = [](mlir::Value v, llvm::StringRef name) {
+    auto n = llvm::dyn_cast<mlir::NameLoc>(v.getLoc());
+    return n && n.getName() == name;
+  };
+  Case fromRow0{"CONTROL varlen views from row 0", with(attn(3, 2, 2, 30, 50, 64), [](Problem &p) { p.varlen = true; }),
+                "TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x1/k1", false};
+  fromRow0.mutate = [named](mlir::ModuleOp m) {
+    m.walk([&](mlir::memref::SubViewOp v) {
+      for (mlir::OpOperand &o : v->getOpOperands())
+        if (named(o.get(), "seq_q0") || named(o.get(), "seq_k0")) {
+          mlir::OpBuilder b(v);
+          o.set(mlir::arith::ConstantIndexOp::create(b, v.getLoc(), 0));
+        }
+    });
+  };
+  cs.push_back(fromRow0);
+  // Varlen with every sequence's rows taken as the longest (seq_q): rows
+  // past a sequence are computed and stored (its LSE rows past the length).
+  Case pastEnd{"CONTROL varlen rows past a sequence stored",
+               with(attn(3, 2, 2, 30, 50, 64), [](Problem &p) { p.varlen = true; }),
+               "TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x1/k1", false};
+  pastEnd.mutate = [named](mlir::ModuleOp m) {
+    m.walk([&](mlir::arith::SubIOp s) {
+      if (!named(s.getResult(), "len_q"))
+        return;
+      mlir::OpBuilder b(s);
+      s.getResult().replaceAllUsesWith(mlir::arith::ConstantIndexOp::create(b, s.getLoc(), 30).getResult());
+    });
+  };
+  cs.push_back(pastEnd);
   return cs;
 }
 
@@ -441,6 +493,8 @@ Outcome runCase(const Case &c, uint64_t seed, const std::string &dumpLlvm) {
     o.detail += buf;
     within = within && l.pass;
   }
+  if (outs.writtenPastSequence)
+    o.detail += "; " + std::to_string(outs.writtenPastSequence) + " LSE rows past a sequence written";
   if (!outs.repeatable)
     o.detail += "; NOT REPEATABLE";
   auto noNaN = [](const std::vector<double> &v) {

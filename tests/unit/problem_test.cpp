@@ -282,7 +282,7 @@ TEST_CASE("JSON: round trip", "[problem][json]") {
 TEST_CASE("JSON: structural errors", "[problem][json]") {
   CHECK(jsonError(R"({"heads": 8})") ==
         "invalid json key = \"heads\": one of kind, batch, heads_q, heads_kv, seq_q, seq_k, "
-        "head_dim, dtype, scale, causal, window, bias, alibi, softcap, paged, num_pages, kv_layout");
+        "head_dim, dtype, scale, causal, window, bias, alibi, softcap, paged, num_pages, kv_layout, varlen");
   CHECK(jsonError("[1,2]") == "invalid json = [1,2]: a JSON object");
   CHECK(jsonError("42") == "invalid json = 42: a JSON object");
 
@@ -441,4 +441,35 @@ TEST_CASE("paged KV: fields, validation and JSON", "[problem][json][paged]") {
   auto none = problemFromJson(R"({"paged": null})", err);
   REQUIRE(none);
   CHECK_FALSE(none->paged());
+}
+
+TEST_CASE("varlen: validation and JSON", "[problem][json][varlen]") {
+  Problem p = attention(3, 8, 2, 100, 200, 64);
+  p.varlen = true;
+  CHECK(validateError(p).empty());
+  CHECK(p.packedShape(false, 250) == std::vector<int64_t>{250, 8 * 64});
+  CHECK(p.packedShape(true, 400) == std::vector<int64_t>{400, 2 * 64});
+  Problem q = p;
+  q.page_size = 16;
+  CHECK(validateError(q) == "invalid varlen = true: not with paged (a varlen batch over a paged cache is not built "
+                            "yet; a paged cache already takes a length a sequence, kv_lens)");
+  q = p;
+  q.bias = true;
+  CHECK(validateError(q) == "invalid varlen = true: not with bias (a bias over packed sequences is not built yet)");
+  q = p;
+  q.kind = ProblemKind::LogSumExp;
+  q.heads_kv = q.heads_q;
+  CHECK(validateError(q) == "invalid varlen = true: only for kind attention (kind is logsumexp)");
+  CHECK(jsonError(R"({"varlen": 1})") == "invalid varlen = 1: true or false");
+  ProblemError err;
+  auto back = problemFromJson(problemToJson(p), err);
+  REQUIRE(back);
+  CHECK(back->varlen);
+  CHECK(*back == p);
+  Problem off = p;
+  off.varlen = false;
+  CHECK(off != p);
+  auto none = problemFromJson(R"({"varlen": false})", err);
+  REQUIRE(none);
+  CHECK_FALSE(none->varlen);
 }

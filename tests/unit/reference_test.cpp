@@ -681,3 +681,133 @@ TEST_CASE("paged reference: sequence b equals attention over its first kv_lens[b
       REQUIRE(lse[b * l1.size() + i] == l1[i]);
   }
 }
+
+//===----------------------------------------------------------------------===//
+// Varlen
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("varlen inputs: ragged lengths, packed rows", "[reference][varlen]") {
+  Problem p = attention(4, 4, 2, 30, 50, 32);
+  p.varlen = true;
+  Inputs in = randomInputs(p, 7);
+  REQUIRE(in.cu_seqlens_q.size() == 5);
+  REQUIRE(in.cu_seqlens_k.size() == 5);
+  CHECK(in.cu_seqlens_q[0] == 0);
+  CHECK(in.cu_seqlens_k[0] == 0);
+  CHECK(in.lenQ(p, 0) == 0); // a sequence without query rows
+  CHECK(in.lenK(p, 1) == 0); // one without keys
+  CHECK(in.lenQ(p, 3) == 30); // the last is full
+  CHECK(in.lenK(p, 3) == 50);
+  for (int b = 0; b < 4; ++b) {
+    CHECK((in.lenQ(p, b) >= 0 && in.lenQ(p, b) <= 30));
+    CHECK((in.lenK(p, b) >= 0 && in.lenK(p, b) <= 50));
+  }
+  REQUIRE(in.q_packed.size() == size_t(in.cu_seqlens_q[4]) * 4 * 32);
+  REQUIRE(in.k_packed.size() == size_t(in.cu_seqlens_k[4]) * 2 * 32);
+  // Row cu[b] + i, head h of the packed tensors is row i of head h of
+  // sequence b.
+  for (int b = 0; b < 4; ++b) {
+    for (int i = 0; i < in.lenQ(p, b); ++i)
+      for (int h = 0; h < 4; ++h)
+        for (int d = 0; d < 32; ++d)
+          REQUIRE(in.q_packed[((size_t(in.cu_seqlens_q[b]) + i) * 4 + h) * 32 + d] ==
+                  in.q[((size_t(b) * 4 + h) * 30 + i) * 32 + d]);
+    for (int j = 0; j < in.lenK(p, b); ++j)
+      for (int h = 0; h < 2; ++h)
+        for (int d = 0; d < 32; ++d) {
+          size_t packed = ((size_t(in.cu_seqlens_k[b]) + j) * 2 + h) * 32 + d,
+                 logical = ((size_t(b) * 2 + h) * 50 + j) * 32 + d;
+          REQUIRE(in.k_packed[packed] == in.k[logical]);
+          REQUIRE(in.v_packed[packed] == in.v[logical]);
+        }
+  }
+  CHECK_FALSE(checkVarlenInputs(p, in));
+  Inputs full = randomInputs(p, 7, /*fullLengths=*/true);
+  for (int b = 0; b < 4; ++b)
+    CHECK((full.lenQ(p, b) == 30 && full.lenK(p, b) == 50));
+  CHECK(flopsOf(p, full) == p.flops());
+  CHECK(flopsOf(p, in) < p.flops());
+}
+
+TEST_CASE("varlen inputs: bad cumulative lengths are refused", "[reference][varlen]") {
+  Problem p = attention(2, 2, 2, 10, 20, 32);
+  p.varlen = true;
+  Inputs in = randomInputs(p, 3);
+  Inputs bad = in;
+  bad.cu_seqlens_q.pop_back();
+  CHECK(checkVarlenInputs(p, bad)->message() == "invalid cu_seqlens_q = 2 entries: batch + 1 = 3 cumulative lengths");
+  bad = in;
+  bad.cu_seqlens_k[0] = 1;
+  CHECK(checkVarlenInputs(p, bad)->message() == "invalid cu_seqlens_k[0] = 1: 0 (the first sequence starts at row 0)");
+  bad = in;
+  bad.cu_seqlens_q = {0, 11, 12};
+  CHECK(checkVarlenInputs(p, bad)->message() ==
+        "invalid cu_seqlens_q[1] = 11: at least cu_seqlens_q[0] = 0 and at most 10 (seq_q, the longest sequence) more");
+  bad.cu_seqlens_q = {0, 5, 4};
+  CHECK(checkVarlenInputs(p, bad)->message() ==
+        "invalid cu_seqlens_q[2] = 4: at least cu_seqlens_q[1] = 5 and at most 10 (seq_q, the longest sequence) more");
+}
+
+TEST_CASE("varlen reference: sequence b equals attention over its own rows and keys", "[reference][varlen]") {
+  Problem p = attention(4, 4, 2, 9, 30, 32);
+  p.varlen = true;
+  p.causal = true;
+  p.alibi = true;
+  Inputs in = randomInputs(p, 11);
+  std::vector<double> o, lse;
+  referenceF64(p, in, o, &lse);
+  for (int b = 0; b < 4; ++b) {
+    int lq = int(in.lenQ(p, b)), lk = int(in.lenK(p, b));
+    INFO("b = " << b << ", len_q = " << lq << ", len_k = " << lk);
+    for (int h = 0; h < 4; ++h)
+      for (int i = lq; i < 9; ++i) { // rows past the sequence: nothing (0, -inf)
+        CHECK(lse[(size_t(b) * 4 + h) * 9 + i] == -std::numeric_limits<double>::infinity());
+        CHECK(o[((size_t(b) * 4 + h) * 9 + i) * 32] == 0);
+      }
+    if (lq == 0 || lk == 0)
+      continue;
+    Problem one = attention(1, 4, 2, lq, lk, 32);
+    one.causal = one.alibi = true;
+    Inputs cut;
+    for (int h = 0; h < 4; ++h) {
+      size_t from = (size_t(b) * 4 + h) * 9 * 32;
+      cut.q.insert(cut.q.end(), in.q.begin() + from, in.q.begin() + from + lq * 32);
+    }
+    for (int h = 0; h < 2; ++h) {
+      size_t from = (size_t(b) * 2 + h) * 30 * 32;
+      cut.k.insert(cut.k.end(), in.k.begin() + from, in.k.begin() + from + lk * 32);
+      cut.v.insert(cut.v.end(), in.v.begin() + from, in.v.begin() + from + lk * 32);
+    }
+    std::vector<double> o1, l1;
+    referenceF64(one, cut, o1, &l1);
+    for (int h = 0; h < 4; ++h)
+      for (int i = 0; i < lq; ++i) {
+        REQUIRE(lse[(size_t(b) * 4 + h) * 9 + i] == l1[size_t(h) * lq + i]);
+        for (int d = 0; d < 32; ++d)
+          REQUIRE(o[((size_t(b) * 4 + h) * 9 + i) * 32 + d] == o1[(size_t(h) * lq + i) * 32 + d]);
+      }
+  }
+}
+
+TEST_CASE("unpackVarlen: packed rows to the logical layout; LSE rows past a sequence", "[reference][varlen]") {
+  Problem p = attention(2, 1, 1, 3, 4, 32);
+  p.varlen = true;
+  Inputs in;
+  in.cu_seqlens_q = {0, 2, 5};
+  in.cu_seqlens_k = {0, 4, 8};
+  std::vector<double> packed(5 * 32);
+  for (size_t r = 0; r < 5; ++r)
+    for (size_t d = 0; d < 32; ++d)
+      packed[r * 32 + d] = double(r) + 0.01 * double(d);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> lse{1, 2, nan, 3, 4, 5}, o;
+  CHECK(unpackVarlen(p, in, packed, o, lse) == 0);
+  CHECK(lse[2] == -std::numeric_limits<double>::infinity()); // b = 0, row 2: past its 2 rows
+  CHECK(o[(0 * 3 + 1) * 32 + 5] == packed[1 * 32 + 5]);
+  CHECK(o[(0 * 3 + 2) * 32 + 5] == 0);
+  CHECK(o[(1 * 3 + 0) * 32 + 7] == packed[2 * 32 + 7]);
+  CHECK(o[(1 * 3 + 2) * 32] == packed[4 * 32]);
+  std::vector<double> written{1, 2, 7.5, 3, 4, 5};
+  CHECK(unpackVarlen(p, in, packed, o, written) == 1);
+  CHECK(written[2] == 7.5); // kept: checkLse holds it against -inf
+}

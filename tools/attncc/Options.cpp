@@ -39,6 +39,10 @@ void addProblemFlags(CLI::App &app, ProblemFlags &f) {
   app.add_option("--kv-layout", f.kvLayout,
                  "with --paged: nhd ([pages, P, Hkv, D], the default: vLLM's and FlashInfer's) or hnd "
                  "([pages, Hkv, P, D])");
+  app.add_flag("--varlen", f.varlen,
+               "a varlen batch: sequences of different lengths packed as Q, O [total_q, Hq, D] and K, V "
+               "[total_k, Hkv, D] with cu_seqlens_q, cu_seqlens_k [B + 1]; --seq-q and --seq-k are the "
+               "longest lengths, the LSE is [B, Hq, Sq]");
 }
 
 Problem listingProblem() {
@@ -198,6 +202,8 @@ std::optional<ProblemError> applyFlags(const ProblemFlags &f, Problem &p) {
   }
   if (f.alibi)
     p.alibi = true;
+  if (f.varlen)
+    p.varlen = true;
   if (!f.paged.empty()) {
     if ((e = parseCount("--paged", f.paged, p.page_size)))
       return e;
@@ -270,7 +276,8 @@ ProblemError nameFlag(ProblemError e, const ProblemFlags &f) {
       {"num_pages", "--pages", &f.pages},
   };
   const std::pair<const char *, bool> switches[] = {
-      {"causal", f.causal}, {"alibi", f.alibi}, {"bias", f.bias || !f.biasShape.empty()}};
+      {"causal", f.causal}, {"alibi", f.alibi}, {"bias", f.bias || !f.biasShape.empty()},
+      {"varlen", f.varlen}};
   for (auto [field, given] : switches)
     if (e.argument == field && given) {
       e.argument = std::string("--") + field;
@@ -301,6 +308,8 @@ std::string givenProblemFlag(const ProblemFlags &f) {
     return "--bias";
   if (f.alibi)
     return "--alibi";
+  if (f.varlen)
+    return "--varlen";
   return "";
 }
 
