@@ -361,9 +361,12 @@ LogicalResult KernelEmitter::builtin(Operation *op, const char *var, gpu::Dimens
 }
 
 
-/// Whether a memref parameter is ever written (else it is `const`).
+/// Whether a memref parameter is ever written (else it is `const`),
+/// directly or through a view of it (a varlen sequence's rows).
 bool isWritten(Value m) {
   return llvm::any_of(m.getUsers(), [&](Operation *u) {
+    if (auto v = dyn_cast<memref::SubViewOp>(u))
+      return v.getSource() == m && isWritten(v.getResult());
     if (auto s = dyn_cast<memref::StoreOp>(u))
       return s.getMemRef() == m;
     if (auto s = dyn_cast<vector::StoreOp>(u))

@@ -51,6 +51,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp f) {
     names[res] = n;
     if (isa<MemRefType>(arg.getType())) // a carried view keeps its init's shape
       dims[arg] = dims[res] = dims[init];
+    if (auto it = strides.find(init); it != strides.end())
+      strides[arg] = strides[res] = it->second;
     declareVar(n, arg);
     vars.push_back(n);
   }

@@ -103,6 +103,12 @@ void KernelEmitter::transferIndex(Operation *op, Value mem, ValueRange indices, 
 }
 
 std::string KernelEmitter::offsetOf(Value m, ArrayRef<std::string> idx, bool narrow) {
+  if (auto it = strides.find(m); it != strides.end()) {
+    std::string acc;
+    for (auto [i, st] : llvm::zip(idx, it->second))
+      acc += (acc.empty() ? "" : " + ") + ("(" + i + ")" + (st == "1" ? "" : " * " + st));
+    return acc;
+  }
   SmallVector<std::string> &d = dims[m];
   auto dim = [&](size_t k) {
     return narrow ? std::to_string(cast<MemRefType>(m.getType()).getDimSize(k)) : d[k];
@@ -172,13 +178,29 @@ LogicalResult KernelEmitter::emitTransferWrite(vector::TransferWriteOp op) {
 /// columns 2 t4 + 8 n and 2 t4 + 8 n + 1 of one row) can store each pair as
 /// one aligned 2-element store: the fragment's columns run along the
 /// memref's last, contiguous dimension, that dimension has an even static
-/// size and is in bounds, and the columns start at an even constant.
+/// size and is in bounds, its rows start at even elements, and the columns
+/// start at an even constant or a multiple of one.
 bool KernelEmitter::pairedStore(vector::TransferWriteOp op) {
   Value v = op.getValueToStore();
   auto vt = cast<VectorType>(v.getType());
   auto mt = dyn_cast<MemRefType>(op.getBase().getType());
-  if (layoutOf(v) != "c" || vt.getRank() != 2 || !mt || !mt.getLayout().isIdentity() || !op.isDimInBounds(1))
+  if (layoutOf(v) != "c" || vt.getRank() != 2 || !mt || !op.isDimInBounds(1))
     return false;
+  // Every row starts at an even element: a row-major buffer with rows of
+  // an even length, or a view of one (a varlen sequence's rows) that keeps
+  // its whole rows at an even column.
+  auto rowMajorEven = [](MemRefType t) {
+    return t.getLayout().isIdentity() && !ShapedType::isDynamic(t.getShape().back()) && t.getShape().back() % 2 == 0;
+  };
+  if (!mt.getLayout().isIdentity()) {
+    auto view = op.getBase().getDefiningOp<memref::SubViewOp>();
+    if (!view || !view.hasUnitStride() || !rowMajorEven(view.getSourceType()) ||
+        view.getDroppedDims().test(view.getSourceType().getRank() - 1))
+      return false;
+    std::optional<int64_t> col = getConstantIntValue(view.getMixedOffsets().back());
+    if (!col || *col % 2)
+      return false;
+  }
   unsigned bits = mt.getElementType().getIntOrFloatBitWidth();
   if (bits != 16 && bits != 32)
     return false;
@@ -187,8 +209,14 @@ bool KernelEmitter::pairedStore(vector::TransferWriteOp op) {
   int64_t last = mt.getRank() - 1;
   if (!col || col.getPosition() != last || ShapedType::isDynamic(mt.getDimSize(last)) || mt.getDimSize(last) % 2)
     return false;
-  auto start = getConstantIntValue(op.getIndices()[last]);
-  return start && *start % 2 == 0;
+  // An even constant, or a product with one (a varlen head's column h * D).
+  auto even = [](Value x) {
+    std::optional<int64_t> c = getConstantIntValue(x);
+    return c && *c % 2 == 0;
+  };
+  Value start = op.getIndices()[last];
+  auto mul = start.getDefiningOp<arith::MulIOp>();
+  return even(start) || (mul && (even(mul.getLhs()) || even(mul.getRhs())));
 }
 
 /// A staged block's read of its slot (attncc-lower-copies): the block is
@@ -248,33 +276,56 @@ LogicalResult KernelEmitter::emitChunkSelect(arith::SelectOp op) {
   return success();
 }
 
-/// memref.subview of a shared buffer (attncc-lower-copies: a slot, or a
-/// TMA box of it): a pointer at its offset; indices into it are row-major
-/// over its sizes, which hold because every such subview keeps whole rows
-/// of its source.
+/// memref.subview with unit strides of a buffer with the identity layout:
+/// a slot of a shared buffer or a TMA box of it (attncc-lower-copies), or a
+/// varlen sequence's rows of a tensor (the front end). A pointer at its
+/// offset, its sizes (static, or its size operands), and, where its kept
+/// dimensions are not row-major over its own sizes (the LSE's [Hq, len_q]
+/// of [B, Hq, Sq]), the source's strides of them.
 LogicalResult KernelEmitter::emitSubview(memref::SubViewOp op) {
   auto src = op.getSourceType();
-  if (!src.getLayout().isIdentity())
-    return op.emitOpError("the CUDA emitter prints a subview of a buffer with the identity layout");
-  auto [strides, off] = src.getStridesAndOffset();
+  if (!src.getLayout().isIdentity() || !op.hasUnitStride())
+    return op.emitOpError("the CUDA emitter prints a unit-stride subview of a buffer with the identity layout");
+  // The source's strides, row-major over its dims (constants where static).
+  int64_t rank = src.getRank();
+  SmallVector<std::string> &sd = dims[op.getSource()];
+  SmallVector<std::string> st(rank, "1");
+  SmallVector<int64_t> stStatic(rank, 1);
+  for (int64_t k = rank - 2; k >= 0; --k) {
+    bool known = stStatic[k + 1] != ShapedType::kDynamic && !src.isDynamicDim(k + 1);
+    stStatic[k] = known ? stStatic[k + 1] * src.getDimSize(k + 1) : ShapedType::kDynamic;
+    st[k] = known ? std::to_string(stStatic[k]) : "(" + st[k + 1] + " * " + sd[k + 1] + ")";
+  }
   std::string at;
-  unsigned dyn = 0;
-  for (auto [k, o] : llvm::enumerate(op.getStaticOffsets())) {
-    std::string term;
-    if (ShapedType::isDynamic(o))
-      term = ref(op.getOffsets()[dyn++]);
-    else if (o != 0)
-      term = std::to_string(o);
-    if (term.empty())
+  for (auto [k, o] : llvm::enumerate(op.getMixedOffsets())) {
+    if (isConstantIntValue(o, 0))
       continue;
-    at += (at.empty() ? "" : " + ") + term + (strides[k] == 1 ? "" : " * " + std::to_string(strides[k]));
+    std::string term = isa<Attribute>(o) ? std::to_string(*getConstantIntValue(o)) : ref(cast<Value>(o));
+    at += (at.empty() ? "" : " + ") + term + (st[k] == "1" ? "" : " * " + st[k]);
   }
   auto et = op.getType().getElementType();
   std::string n = define(op.getResult());
-  os << scalarType(et) << " *const " << n << " = " << ref(op.getSource()) << (at.empty() ? "" : " + " + at)
-     << ";\n";
-  for (int64_t d : op.getType().getShape())
-    dims[op.getResult()].push_back(std::to_string(d) + "LL");
+  // A view of a kernel argument nothing writes is const, as the argument.
+  auto arg = dyn_cast<BlockArgument>(op.getSource());
+  bool readOnly = arg && isa<gpu::GPUFuncOp>(arg.getOwner()->getParentOp()) && !isWritten(arg);
+  os << (readOnly ? "const " : "") << scalarType(et) << " *const " << n << " = " << ref(op.getSource())
+     << (at.empty() ? "" : " + " + at) << ";\n";
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  SmallVector<std::string> keptStrides;
+  for (auto [k, sz] : llvm::enumerate(op.getMixedSizes())) {
+    if (dropped.test(k))
+      continue;
+    dims[op.getResult()].push_back(isa<Attribute>(sz) ? std::to_string(*getConstantIntValue(sz)) + "LL"
+                                                      : ref(cast<Value>(sz)));
+    keptStrides.push_back(st[k]);
+  }
+  // Row-major over its own sizes when every kept dimension but the first
+  // is whole and the kept dimensions are the source's last ones.
+  bool rowMajor = dropped.find_first() == -1 || dropped.find_last() < int(rank - op.getType().getRank());
+  for (int64_t k = rank - op.getType().getRank() + 1; rowMajor && k < rank; ++k)
+    rowMajor = !src.isDynamicDim(k) && isConstantIntValue(op.getMixedSizes()[k], src.getDimSize(k));
+  if (!rowMajor)
+    strides[op.getResult()] = keptStrides;
   return success();
 }
 

@@ -92,6 +92,10 @@ private:
 
   SmallVector<Operation *> waitsBeforeLoop; // attncc-place-waits ops printed inside emitFor
   DenseMap<Value, SmallVector<std::string>> dims; // memref -> dimension expressions
+  /// memref -> stride expressions (elements), for a view whose rows are not
+  /// row-major over its own dims (a varlen sequence's [Hq, len_q] of the
+  /// LSE); others are row-major over `dims`.
+  DenseMap<Value, SmallVector<std::string>> strides;
   llvm::StringMap<int> taken;
 
   // --- CudaEmitter.cpp: names and dispatch (EmitScalar.cpp: types, literals, the arith/math table)

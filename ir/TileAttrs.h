@@ -118,6 +118,7 @@
 
 #include "ir/MonoidDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include <string>
 
@@ -219,6 +220,26 @@ inline bool isCp(vector::TransferReadOp r) { return stagingOf(r).getTransport() 
 /// Whether the read is staged with TMA (false for one that is not staged).
 inline bool isTmaStaged(vector::TransferReadOp r) { return isStaged(r) && isTma(r); }
 
+/// The kernel argument a global read or write addresses, and where in it:
+/// the memref itself (no offsets), or the source of a memref.subview of it
+/// with unit strides that keeps its rank (a varlen sequence's rows; the
+/// front end), with that view's offsets. Null for anything else.
+struct GlobalBase {
+  BlockArgument arg;
+  SmallVector<OpFoldResult> offsets; // one per dimension; empty: all 0
+};
+inline std::optional<GlobalBase> globalBase(Value mem) {
+  if (auto arg = dyn_cast<BlockArgument>(mem))
+    return GlobalBase{arg, {}};
+  auto view = mem.getDefiningOp<memref::SubViewOp>();
+  if (!view || view.getSourceType().getRank() != view.getType().getRank() || !view.hasUnitStride())
+    return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(view.getSource());
+  if (!arg)
+    return std::nullopt;
+  return GlobalBase{arg, view.getMixedOffsets()};
+}
+
 /// A TMA descriptor a kernel takes after its own arguments: the memref
 /// argument `arg` in boxes of `rows` x `cols` (cols = one 128-byte slab).
 struct TmaMap {
@@ -234,10 +255,10 @@ inline SmallVector<TmaMap> tmaMaps(Operation *kernel) {
   kernel->walk([&](vector::TransferReadOp r) {
     if (!isTmaStaged(r))
       return;
-    auto arg = dyn_cast<BlockArgument>(r.getBase());
-    if (!arg)
+    std::optional<GlobalBase> g = globalBase(r.getBase());
+    if (!g)
       return;
-    TmaMap m{arg.getArgNumber(), r.getVectorType().getDimSize(0), slabElems(r.getVectorType().getElementType())};
+    TmaMap m{g->arg.getArgNumber(), r.getVectorType().getDimSize(0), slabElems(r.getVectorType().getElementType())};
     if (!llvm::is_contained(maps, m))
       maps.push_back(m);
   });

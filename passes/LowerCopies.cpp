@@ -54,7 +54,9 @@
 //       and take the slot). Blocks issued and never waited for are waited
 //       for before the kernel (or the producer thread) ends.
 // Refused: a staged read that is not a row-major 2-d block of a kernel
-//       argument, or whose buffer has no view.
+//       argument (or of a view of one: a varlen sequence's rows, whose TMA
+//       boxes are the argument's at the view's offsets), or whose buffer
+//       has no view.
 // (Until 2026-12-02 the CUDA emitter printed each staged read as these
 // copies, with the counters as mutable CUDA variables.)
 //
@@ -65,6 +67,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -264,7 +267,7 @@ private:
       if (failed(status))
         return;
       if (auto r = dyn_cast<vector::TransferReadOp>(op); r && monoid::isStaged(r) &&
-                                                         isa<BlockArgument>(r.getBase())) {
+                                                         monoid::globalBase(r.getBase())) {
         status = lowerRead(r);
         continue;
       }
@@ -565,7 +568,13 @@ private:
   /// box per 128-byte slab.
   Value lowerTma(vector::TransferReadOp r, Buffer &buf, const std::string &name) {
     auto vt = r.getVectorType();
-    auto arg = cast<BlockArgument>(r.getBase());
+    // The box's coordinates in the kernel argument the descriptor maps: a
+    // view's (a varlen sequence's rows) offsets added. Rows past the view
+    // but inside the argument are read (the next sequence's); only the
+    // argument's end is zero-filled. Its readers mask them as they mask the
+    // rows past the view: keys by the fold's range, query rows by the store.
+    monoid::GlobalBase base = *monoid::globalBase(r.getBase());
+    BlockArgument arg = base.arg;
     int64_t rows = vt.getDimSize(0), cols = vt.getDimSize(1);
     int64_t slab = monoid::slabElems(vt.getElementType());
     if (r.getIndices().size() > 4) {
@@ -603,10 +612,12 @@ private:
         Value box = b.create<memref::SubViewOp>(loc, bt, buf.view, offs, sizes, strides);
         // Coordinates innermost first.
         SmallVector<Value> crd;
-        for (int64_t k = rank - 1; k >= 0; --k)
-          crd.push_back(k == (int64_t)rank - 1 && s
-                            ? b.create<arith::AddIOp>(loc, r.getIndices()[k], index(s * slab)).getResult()
-                            : r.getIndices()[k]);
+        for (int64_t k = rank - 1; k >= 0; --k) {
+          Value c = r.getIndices()[k];
+          if (!base.offsets.empty() && !isConstantIntValue(base.offsets[k], 0))
+            c = b.create<arith::AddIOp>(loc, c, getValueOrCreateConstantIndexOp(b, loc, base.offsets[k]));
+          crd.push_back(k == (int64_t)rank - 1 && s ? b.create<arith::AddIOp>(loc, c, index(s * slab)).getResult() : c);
+        }
         b.create<nvgpu::TmaAsyncLoadOp>(loc, box, buf.full, desc, crd, slot, /*multicastMask=*/Value(),
                                         /*predicate=*/Value());
       }

@@ -399,7 +399,7 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
   /// row is to a view whose extent along it is the guard's bound, and a
   /// tile's reads and writes past a view's extent read 0 and write nothing.
   /// Fails if an access does not show that.
-  static LogicalResult inlineRowGuard(scf::IfOp guard, scf::ParallelOp map) {
+  static LogicalResult inlineRowGuard(scf::IfOp guard, scf::ParallelOp map, Value &guardBound) {
     Value row = map.getInductionVars().back();
     auto cmp = guard.getCondition().getDefiningOp<arith::CmpIOp>();
     if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::slt || cmp.getLhs() != row ||
@@ -437,6 +437,7 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     });
     if (w.wasInterrupted())
       return failure();
+    guardBound = bound;
     Block *then = guard.thenBlock();
     then->getTerminator()->erase();
     guard->getBlock()->getOperations().splice(Block::iterator(guard), then->getOperations());
@@ -445,8 +446,10 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
   }
 
   LogicalResult partition(ReduceOp reduce, const ::attncc::TileKnob &tile) {
+    Value guardBound; // the row guard's bound (varlen: the sequence's rows)
     if (auto guard = dyn_cast<scf::IfOp>(reduce->getParentOp()); guard && guard->hasAttr("attncc.row_guard"))
-      if (auto map = dyn_cast<scf::ParallelOp>(guard->getParentOp()); map && failed(inlineRowGuard(guard, map)))
+      if (auto map = dyn_cast<scf::ParallelOp>(guard->getParentOp());
+          map && failed(inlineRowGuard(guard, map, guardBound)))
         return failure();
     // w<WM>x<WN> with WN > 1 is refused before lowering (checkBuilt,
     // schedule/Built.cpp); what is left here are the pass's preconditions on
@@ -507,7 +510,7 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
       if (auto r = dyn_cast<ReduceOp>(&op)) {
         if (r != reduce)
           return r.emitOpError("attncc-partition: one reduce per tiled map");
-        if (failed(fold(v, reduce, block, rows)))
+        if (failed(fold(v, reduce, block, rows, guardBound)))
           return failure();
         continue;
       }
@@ -615,7 +618,7 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
   }
 
   /// The reduce as an scf.for over blocks of `block` elements.
-  LogicalResult fold(Vectorizer &v, ReduceOp reduce, int64_t block, int64_t rows) {
+  LogicalResult fold(Vectorizer &v, ReduceOp reduce, int64_t block, int64_t rows, Value guardBound) {
     OpBuilder &b = v.b;
     Location loc = unnamed(reduce.getLoc());
     CarrierAttr carrier = reduce.getCarrier();
@@ -626,6 +629,15 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     // A per-row range: the loop covers the tile's hull, the mask the rest.
     Value loopLo = hull(v, reduce, reduce.getLower(), loC, /*isMin=*/true);
     Value loopHi = hull(v, reduce, reduce.getUpper(), hiC, /*isMin=*/false);
+    // A tile whose first row is past the row guard's bound (varlen: a tile
+    // past its sequence's rows) folds nothing: it writes nothing either.
+    if (guardBound) {
+      auto [gb, gbC] = v.get(guardBound);
+      if (!gbC.uniform())
+        return reduce.emitOpError("attncc-partition: a row guard's bound must be the same for the whole tile");
+      Value inSeq = arith::CmpIOp::create(b, named(loc, "tile_in_seq"), arith::CmpIPredicate::slt, v.rowBase, gb);
+      loopHi = arith::SelectOp::create(b, loc, inSeq, loopHi, loopLo);
+    }
     Value step = arith::ConstantIndexOp::create(b, loc, block);
     // A lift that reads a paged cache (j / P, j mod P: pageIndex) needs each
     // block in one page: the blocks start at a multiple of the block, and

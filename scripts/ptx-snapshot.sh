@@ -18,7 +18,7 @@ lists=("$@")
   bench/perf-sm120.txt bench/sweep-tma-mma.txt bench/sweep-wgmma.txt \
   bench/sweep-tcgen05.txt bench/ladder-tcgen05.txt bench/perf-b200.txt \
   bench/sweep-lazy.txt bench/sweep-poly.txt bench/sweep-tcgen05-ws.txt bench/perf-lazy-poly.txt bench/sweep-mma-swz.txt \
-  bench/sweep-paged.txt)
+  bench/sweep-paged.txt bench/sweep-varlen.txt)
 mkdir -p "$out"
 cd "$root"
 n=$(PTX=1 OUT="$out" bash scripts/make-bundles.sh "${lists[@]}" | wc -l)

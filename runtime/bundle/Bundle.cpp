@@ -35,9 +35,12 @@ Extent *extentOf(Problem &p, const std::string &name) {
   return nullptr;
 }
 
-std::optional<int64_t> symbol(const std::string &s, const Problem &p) {
+std::optional<int64_t> symbol(const std::string &s, const Problem &p, const Inputs *in) {
   if (s == "1") return 1;
   if (s == "batch") return p.batch.value;
+  if (s == "batch_plus_1" && p.varlen) return p.batch.value + 1;
+  if (s == "total_q" && p.varlen && in && !in->cu_seqlens_q.empty()) return in->cu_seqlens_q.back();
+  if (s == "total_k" && p.varlen && in && !in->cu_seqlens_k.empty()) return in->cu_seqlens_k.back();
   if (s == "heads_q") return p.heads_q;
   if (s == "heads_kv") return p.heads_kv;
   if (s == "seq_q") return p.seq_q.value;
@@ -119,11 +122,11 @@ bool setSize(Bundle &b, const std::string &assignment, std::string &err) {
   return true;
 }
 
-std::optional<int64_t> eval(const json &e, const Problem &p, std::string &err) {
+std::optional<int64_t> eval(const json &e, const Problem &p, std::string &err, const Inputs *in) {
   if (e.contains("const"))
     return e["const"].get<int64_t>();
   if (e.contains("sym")) {
-    std::optional<int64_t> v = symbol(e["sym"].get<std::string>(), p);
+    std::optional<int64_t> v = symbol(e["sym"].get<std::string>(), p, in);
     if (!v || *v <= 0)
       err = "the size '" + e["sym"].get<std::string>() + "' is unknown (symbolic without a value: "
             "use --set)";
@@ -131,7 +134,7 @@ std::optional<int64_t> eval(const json &e, const Problem &p, std::string &err) {
   }
   std::string op = e.value("op", "");
   const json &args = e["args"];
-  std::optional<int64_t> a = eval(args[0], p, err), b = eval(args[1], p, err);
+  std::optional<int64_t> a = eval(args[0], p, err, in), b = eval(args[1], p, err, in);
   if (!a || !b)
     return std::nullopt;
   uint64_t x = uint64_t(*a), y = uint64_t(*b);
@@ -156,13 +159,13 @@ namespace {
 /// The input values of a buffer's role, or null for outputs, workspaces and
 /// the int32 inputs (indexInputFor). K and V of a paged problem are its cache.
 const std::vector<float> *inputFor(const std::string &role, const Inputs &in) {
-  bool paged = !in.kv_lens.empty();
+  bool paged = !in.kv_lens.empty(), varlen = !in.cu_seqlens_q.empty();
   if (role == "q" || role == "x")
-    return &in.q;
+    return varlen ? &in.q_packed : &in.q;
   if (role == "k")
-    return paged ? &in.k_cache : &in.k;
+    return paged ? &in.k_cache : varlen ? &in.k_packed : &in.k;
   if (role == "v")
-    return paged ? &in.v_cache : &in.v;
+    return paged ? &in.v_cache : varlen ? &in.v_packed : &in.v;
   if (role == "bias")
     return &in.bias;
   return nullptr;
@@ -174,6 +177,10 @@ const std::vector<int32_t> *indexInputFor(const std::string &role, const Inputs 
     return &in.block_table;
   if (role == "kv_lens")
     return &in.kv_lens;
+  if (role == "cu_seqlens_q")
+    return &in.cu_seqlens_q;
+  if (role == "cu_seqlens_k")
+    return &in.cu_seqlens_k;
   return nullptr;
 }
 
@@ -197,6 +204,7 @@ struct Launch {
 /// Everything one run needs, set up once.
 struct Runner {
   const Bundle &b;
+  const Inputs *in = nullptr; // a varlen problem's totals
   driver::Driver *drv = nullptr;
   std::vector<Buffer> buffers;
   std::vector<Launch> launches;
@@ -227,7 +235,7 @@ struct Runner {
             if (x->dynamic[k])
               args.add(static_cast<long long>(x->shape[k]));
         } else if (a.contains("index")) {
-          std::optional<int64_t> v = eval(a["index"], b.problem, err);
+          std::optional<int64_t> v = eval(a["index"], b.problem, err, in);
           if (!v)
             return false;
           args.add(static_cast<long long>(*v));
@@ -366,7 +374,7 @@ static bool time(Runner &r, const Inputs &in, const RunOptions &o, RunResult &re
   cleanup();
   std::sort(ms.begin(), ms.end());
   res.medianUs = ms[ms.size() / 2] * 1e3;
-  res.tflops = r.b.problem.flops() / (res.medianUs * 1e-6) / 1e12;
+  res.tflops = flopsOf(r.b.problem, in) / (res.medianUs * 1e-6) / 1e12;
   res.timing = std::string(graphs ? "CUDA graph replays" : "plain launches") + ", " +
                std::to_string(rotations) + " rotation(s) of the inputs, median of " +
                std::to_string(o.benchIters);
@@ -419,6 +427,12 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
       err = "problem: " + e->message();
       return std::nullopt;
     }
+  if (p.varlen)
+    if (std::optional<ProblemError> e = checkVarlenInputs(p, in)) {
+      err = "problem: " + e->message();
+      return std::nullopt;
+    }
+  r.in = &in;
   for (const json &jb : b.contract["buffers"]) {
     Buffer x;
     x.name = jb["name"];
@@ -426,7 +440,7 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     x.i32 = jb["dtype"] == "i32";
     x.dtype = dtypeFrom(jb["dtype"]);
     for (const json &d : jb["shape"]) {
-      std::optional<int64_t> v = eval(d, p, err);
+      std::optional<int64_t> v = eval(d, p, err, &in);
       if (!v)
         return std::nullopt;
       x.shape.push_back(*v);
@@ -467,7 +481,7 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     res.registers[l.fn.name] = l.fn.numRegs;
     unsigned *g[] = {&l.grid.x, &l.grid.y, &l.grid.z}, *t[] = {&l.block.x, &l.block.y, &l.block.z};
     for (int i = 0; i < 3; ++i) {
-      std::optional<int64_t> gv = eval(jl["grid"][i], p, err), tv = eval(jl["block"][i], p, err);
+      std::optional<int64_t> gv = eval(jl["grid"][i], p, err, &in), tv = eval(jl["block"][i], p, err, &in);
       if (!gv || !tv)
         return std::nullopt;
       *g[i] = unsigned(*gv);
@@ -503,6 +517,12 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
         res.deterministic = false;
     }
   }
+  // Varlen: packed O as the logical [B, Hq, Sq, D] the references write;
+  // the LSE rows past a sequence must keep the poison (unpackVarlen).
+  if (p.varlen) {
+    std::vector<double> packed = std::move(outputs[0]);
+    res.writtenPastSequence = unpackVarlen(p, in, packed, outputs[0], outputs[1]);
+  }
   // Poison is NaN; a written O is finite, a written LSE is finite or -inf.
   res.allWritten = true;
   for (const std::vector<double> &out : outputs)
@@ -512,7 +532,8 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
                                                  [](double v) { return std::isfinite(v); });
   // The float64 reference on the CPU while it is affordable, else the naive
   // fp32 kernel on the GPU (attention).
-  bool cpu = p.flops() <= o.checkMaxFlops;
+  // (Varlen: always on the CPU; the GPU reference takes no query lengths.)
+  bool cpu = p.flops() <= o.checkMaxFlops || p.varlen;
   auto gpuRef = [&](std::vector<double> &ref, std::vector<double> &lowp, std::vector<double> &refLse,
                     std::vector<double> &lowpLse) {
     Buffer *q = r.buffer("q"), *k = r.buffer("k"), *v = r.buffer("v"), *bias = r.buffer("bias"),

@@ -10,6 +10,7 @@
 #define ATTNCC_RUNTIME_BUNDLE_H
 
 #include "runtime/problem/Problem.h"
+#include "runtime/problem/Reference.h"
 #include "runtime/problem/Verdict.h"
 
 #include <nlohmann/json.hpp>
@@ -35,8 +36,11 @@ std::optional<Bundle> load(const std::string &dir, std::string &err);
 /// ("?" or "?=N") may be set, since the kernel was built for all their values.
 bool setSize(Bundle &b, const std::string &assignment, std::string &err);
 
-/// The value of a contract size expression for the bundle's problem.
-std::optional<int64_t> eval(const nlohmann::json &e, const Problem &p, std::string &err);
+/// The value of a contract size expression for the bundle's problem; a
+/// varlen problem's totals (total_q, total_k) come from its inputs' last
+/// cumulative lengths, so they need `in`.
+std::optional<int64_t> eval(const nlohmann::json &e, const Problem &p, std::string &err,
+                            const Inputs *in = nullptr);
 
 struct RunOptions {
   uint64_t seed = 1;
@@ -49,7 +53,8 @@ struct RunOptions {
   /// Also hold the fp32 GPU reference to the tolerance rule against the
   /// float64 one (attention, shapes the CPU can afford).
   bool compareReferences = false;
-  /// A paged problem's sequences all at seq_k (randomInputs' fullLengths).
+  /// A paged or varlen problem's sequences all at seq_k (and seq_q)
+  /// (randomInputs' fullLengths).
   bool fullLengths = false;
 };
 
@@ -66,6 +71,9 @@ struct RunResult {
   std::optional<OutputCheck> lse; // attention: the log-sum-exp
   /// compareReferences: the GPU reference's O and LSE against float64.
   std::optional<OutputCheck> gpuRefO, gpuRefLse;
+  /// Varlen: LSE rows past a sequence's length the kernel wrote (checkLse
+  /// holds them against -inf).
+  int64_t writtenPastSequence = 0;
   Status status = Status::Error;
   double medianUs = 0, tflops = 0;
   std::map<std::string, int> registers; // per kernel, from the driver

@@ -2,7 +2,8 @@
 //
 //   attncc-runner [--seed N] [--no-check] [--gpu-reference] [--compare-references]
 //                 [--control] [--compile-only] [--repeats N] [--bench N] [--set seq_k=4096 ...]
-//                 [--full-lengths]  (a paged cache: every sequence seq_k keys long)
+//                 [--full-lengths]  (a paged cache or a varlen batch: every sequence seq_k keys
+//                                    (and seq_q rows) long)
 //                 [--json FILE] BUNDLE_DIR...
 //
 // For each bundle: NVRTC-compile for the device (an sm_80/sm_120 schedule is
@@ -129,6 +130,8 @@ int main(int argc, char **argv) {
         line["reference"] = r->reference;
       }
       line["all_written"] = r->allWritten;
+      if (b->problem.varlen)
+        line["lse_rows_written_past_sequence"] = r->writtenPastSequence;
       line["deterministic"] = r->deterministic;
       line["repeats"] = opts.repeats;
       line["registers"] = r->registers;
