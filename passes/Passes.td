@@ -274,6 +274,16 @@ def Partition : Pass<"attncc-partition", "func::FuncOp"> {
     `kv0 / P` (uniform) and `j mod P` indexes the tile like `j`, from
     `kv0 mod P`. The K and V blocks are tile reads
     `vector.transfer_read %k[%page, %h, %row, %c0]` of the cache.
+
+    A varlen batch (`--varlen`): the front end reads and writes sequence
+    `b`'s rows through `memref.subview` views of its length (uniform over
+    the tile: cloned into the tiled map) and guards the row,
+    `scf.if %i < %len_q {...} {attncc.row_guard}`. The pass drops the guard
+    once it has checked that every guarded access indexed by the row is to
+    a view whose extent along it is the guard's bound: the tile's reads and
+    writes past a view's rows read 0 and write nothing. A tile whose first
+    row is past the bound folds nothing (`%tile_in_seq` selects an empty
+    range).
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect", "::mlir::math::MathDialect"];

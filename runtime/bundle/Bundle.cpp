@@ -522,6 +522,8 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
   if (p.varlen) {
     std::vector<double> packed = std::move(outputs[0]);
     res.writtenPastSequence = unpackVarlen(p, in, packed, outputs[0], outputs[1]);
+    res.cuSeqlensQ = in.cu_seqlens_q;
+    res.cuSeqlensK = in.cu_seqlens_k;
   }
   // Poison is NaN; a written O is finite, a written LSE is finite or -inf.
   res.allWritten = true;

@@ -74,6 +74,8 @@ struct RunResult {
   /// Varlen: LSE rows past a sequence's length the kernel wrote (checkLse
   /// holds them against -inf).
   int64_t writtenPastSequence = 0;
+  /// Varlen: the cumulative lengths it drew (the same seed draws the same).
+  std::vector<int32_t> cuSeqlensQ, cuSeqlensK;
   Status status = Status::Error;
   double medianUs = 0, tflops = 0;
   std::map<std::string, int> registers; // per kernel, from the driver

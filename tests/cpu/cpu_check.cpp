@@ -341,7 +341,7 @@ std::vector<Case> sweep() {
   add("varlen mma ring causal", varlen(attn(3, 2, 2, 50, 90, 64), true), tc16 + ",STAGE@kv=d2/cp/ring/pad,EXP=ex2");
   add("varlen mma bf16 window", with(varlen(attn(3, 2, 1, 70, 70, 64, DType::BF16), true), [](Problem &p) { p.window = 20; }),
       tcbf + ",STAGE@kv=d2/cp/ring/pad");
-  add("varlen wgmma tma ring", varlen(attn(3, 2, 2, 70, 150, 64)),
+  add("varlen wgmma tma ring", varlen(attn(3, 1, 1, 70, 130, 64)),
       "TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@kv=d2/tma/ring/swz128");
   add("varlen symbolic", with(varlen(attn(3, 2, 2, 33, 40, 64), true), [](Problem &p) {
         p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;

@@ -130,8 +130,11 @@ int main(int argc, char **argv) {
         line["reference"] = r->reference;
       }
       line["all_written"] = r->allWritten;
-      if (b->problem.varlen)
+      if (b->problem.varlen) {
         line["lse_rows_written_past_sequence"] = r->writtenPastSequence;
+        line["cu_seqlens_q"] = r->cuSeqlensQ;
+        line["cu_seqlens_k"] = r->cuSeqlensK;
+      }
       line["deterministic"] = r->deterministic;
       line["repeats"] = opts.repeats;
       line["registers"] = r->registers;

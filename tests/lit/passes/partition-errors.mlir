@@ -277,3 +277,35 @@ func.func @page_smaller_than_block(%x: memref<?x100xf32>, %t: memref<100x4xi32>,
   }
   return
 }
+
+// -----
+
+// A row guard whose bound is not the extent of the view a guarded access
+// indexes by the row: dropping it would let the tile store rows the guard
+// kept out.
+
+#md3 = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
+#tc3 = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x2/k1">
+
+func.func @guard_not_view(%x: memref<100x96xf16>, %y: memref<100xf32>, %len: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c96 = arith.constant 96 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%i) = (%c0) to (%c100) step (%c1) {
+    %in = arith.cmpi slt, %i, %len : index
+    scf.if %in {
+      %m, %d = monoid.reduce "kv" %c0 to %c96 carrier #md3 schedule #tc3 : f32, f32 {
+      ^bb0(%kv: index):
+        // expected-error@+1 {{'memref.load' op attncc-partition: a row guard's bound must be the extent along the row of the view every guarded access indexes by the row}}
+        %e = memref.load %x[%i, %kv] : memref<100x96xf16>
+        %f = arith.extf %e : f16 to f32
+        %one = arith.constant 1.0 : f32
+        monoid.yield %f, %one : f32, f32
+      }
+      memref.store %m, %y[%i] : memref<100xf32>
+    } {attncc.row_guard}
+    scf.reduce
+  }
+  return
+}

@@ -390,3 +390,52 @@ func.func @parts(%x: memref<100x96xf16>, %wm: memref<3x100xf32>, %wd: memref<3x1
   }
   return
 }
+
+// -----
+
+// A row guard (the front end's varlen rows: scf.if %i < %len around the
+// row's reduce and store, marked attncc.row_guard) over accesses to views
+// whose extent along the row is the guard's bound: the tile drops the
+// guard (its reads and writes past the view's rows read 0 and write
+// nothing), and a tile whose first row is past the bound folds nothing.
+
+#md2 = #monoid.carrier<m: max(-inf), d: add(0) twist(m)>
+#tcg = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x2/k1">
+
+// CHECK-LABEL: func.func @row_guard
+// CHECK-NOT:   attncc.row_guard
+// CHECK:       %[[XS:.+]] = memref.subview %{{.+}}[%[[START:.+]], 0] [%[[LEN:.+]], 96] [1, 1]
+// CHECK:       %[[YS:.+]] = memref.subview %{{.+}}[%[[START]]] [%[[LEN]]] [1]
+// CHECK:       %tile_in_seq = arith.cmpi slt, %row0, %[[LEN]] : index
+// CHECK:       %[[HI:.+]] = arith.select %tile_in_seq, %c96, %c0 : index
+// CHECK:       scf.for %kv0 = %c0 to %[[HI]] step
+// CHECK:       vector.transfer_read %[[XS]][%row0, %kv0]
+// CHECK:       vector.transfer_write %{{.+}}, %[[YS]][%row0] : vector<16xf32>, memref<?xf32, strided<[1], offset: ?>>
+func.func @row_guard(%x: memref<?x96xf16>, %y: memref<?xf32>, %starts: memref<4xindex>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c96 = arith.constant 96 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%b, %i) = (%c0, %c0) to (%c3, %c100) step (%c1, %c1) {
+    %start = memref.load %starts[%b] : memref<4xindex>
+    %b1 = arith.addi %b, %c1 : index
+    %end = memref.load %starts[%b1] : memref<4xindex>
+    %len = arith.subi %end, %start : index
+    %xs = memref.subview %x[%start, 0] [%len, 96] [1, 1] : memref<?x96xf16> to memref<?x96xf16, strided<[96, 1], offset: ?>>
+    %ys = memref.subview %y[%start] [%len] [1] : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+    %in = arith.cmpi slt, %i, %len : index
+    scf.if %in {
+      %m, %d = monoid.reduce "kv" %c0 to %c96 carrier #md2 schedule #tcg : f32, f32 {
+      ^bb0(%kv: index):
+        %e = memref.load %xs[%i, %kv] : memref<?x96xf16, strided<[96, 1], offset: ?>>
+        %f = arith.extf %e : f16 to f32
+        %one = arith.constant 1.0 : f32
+        monoid.yield %f, %one : f32, f32
+      }
+      memref.store %m, %ys[%i] : memref<?xf32, strided<[1], offset: ?>>
+    } {attncc.row_guard}
+    scf.reduce
+  }
+  return
+}
