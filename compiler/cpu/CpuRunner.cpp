@@ -273,42 +273,47 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
           Sk = p.seq_k.value, D = p.head_dim;
   std::vector<Buffer> bufs;
   bufs.reserve(8);
-  if (p.kind == ProblemKind::Attention && p.varlen) {
-    if (std::optional<ProblemError> e = checkVarlenInputs(p, in)) {
-      err = "problem: " + e->message();
-      return false;
-    }
-    int64_t totalQ = in.cu_seqlens_q.back(), totalK = in.cu_seqlens_k.back();
-    bufs.push_back(input(p.dtype, p.packedShape(false, totalQ), in.q_packed));
-    bufs.push_back(input(p.dtype, p.packedShape(true, totalK), in.k_packed));
-    bufs.push_back(input(p.dtype, p.packedShape(true, totalK), in.v_packed));
-    bufs.push_back(ints({B + 1}, in.cu_seqlens_q));
-    bufs.push_back(ints({B + 1}, in.cu_seqlens_k));
-    bufs.emplace_back(p.dtype, p.packedShape(false, totalQ));
-    bufs.emplace_back(DType::F32, std::vector<int64_t>{B, Hq, Sq});
-  } else if (p.kind == ProblemKind::Attention) {
-    bufs.push_back(input(p.dtype, {B, Hq, Sq, D}, in.q));
-    if (p.paged()) {
+  if (p.kind == ProblemKind::Attention) {
+    if (p.paged())
       if (std::optional<ProblemError> e = checkPagedInputs(p, in)) {
         err = "problem: " + e->message();
         return false;
       }
-      bufs.push_back(input(p.dtype, p.cacheShape(), in.k_cache));
-      bufs.push_back(input(p.dtype, p.cacheShape(), in.v_cache));
-    } else {
-      bufs.push_back(input(p.dtype, {B, Hkv, Sk, D}, in.k));
-      bufs.push_back(input(p.dtype, {B, Hkv, Sk, D}, in.v));
+    if (p.varlen)
+      if (std::optional<ProblemError> e = checkVarlenInputs(p, in)) {
+        err = "problem: " + e->message();
+        return false;
+      }
+    // One buffer a role, in the front end's argument order (argRoles).
+    int64_t totalQ = p.varlen ? in.cu_seqlens_q.back() : 0;
+    int64_t totalK = p.varlen && !p.paged() ? in.cu_seqlens_k.back() : 0;
+    for (const char *role : argRoles(p)) {
+      std::string r = role;
+      if (r == "q")
+        bufs.push_back(p.varlen ? input(p.dtype, p.packedShape(false, totalQ), in.q_packed)
+                                : input(p.dtype, {B, Hq, Sq, D}, in.q));
+      else if (r == "k" || r == "v")
+        bufs.push_back(p.paged()    ? input(p.dtype, p.cacheShape(), r == "k" ? in.k_cache : in.v_cache)
+                       : p.varlen ? input(p.dtype, p.packedShape(true, totalK), r == "k" ? in.k_packed : in.v_packed)
+                                  : input(p.dtype, {B, Hkv, Sk, D}, r == "k" ? in.k : in.v));
+      else if (r == "bias")
+        bufs.push_back(input(p.dtype,
+                             {p.bias_batch_broadcast ? 1 : B, p.bias_head_broadcast ? 1 : Hq, Sq, Sk}, in.bias));
+      else if (r == "block_table")
+        bufs.push_back(ints({B, p.maxPages()}, in.block_table));
+      else if (r == "kv_lens")
+        bufs.push_back(ints({B}, in.kv_lens));
+      else if (r == "cu_seqlens_q" || r == "cu_seqlens_k")
+        bufs.push_back(ints({B + 1}, r == "cu_seqlens_q" ? in.cu_seqlens_q : in.cu_seqlens_k));
+      else if (r == "o")
+        bufs.emplace_back(p.dtype, p.varlen ? p.packedShape(false, totalQ) : std::vector<int64_t>{B, Hq, Sq, D});
+      else if (r == "lse")
+        bufs.emplace_back(DType::F32, std::vector<int64_t>{B, Hq, Sq});
+      else {
+        err = "the CPU runner has no buffer for the argument role '" + r + "'";
+        return false;
+      }
     }
-    if (p.bias)
-      bufs.push_back(input(p.dtype,
-                           {p.bias_batch_broadcast ? 1 : B, p.bias_head_broadcast ? 1 : Hq, Sq, Sk},
-                           in.bias));
-    if (p.paged()) {
-      bufs.push_back(ints({B, p.maxPages()}, in.block_table));
-      bufs.push_back(ints({B}, in.kv_lens));
-    }
-    bufs.emplace_back(p.dtype, std::vector<int64_t>{B, Hq, Sq, D});
-    bufs.emplace_back(DType::F32, std::vector<int64_t>{B, Hq, Sq});
   } else {
     bufs.push_back(input(p.dtype, {B, Hq, Sq, Sk}, in.q));
     bufs.emplace_back(DType::F32, std::vector<int64_t>{B, Hq, Sq});

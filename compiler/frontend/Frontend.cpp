@@ -10,9 +10,12 @@
 //     stores
 //   }
 //
-// The lift uses only %b, %h, %i, %j, function arguments and (a paged cache)
-// the sequence's length loaded before the reduce; passes that copy it
-// (split-reduce, cut-fold) take what it uses from the map's body along.
+// The lift uses only %b, %h, %i, %j, function arguments and values of the
+// map's body computed before the reduce from %b alone: a paged cache's
+// sequence length, a varlen sequence's views of the packed tensors and its
+// lengths (the row's reduce and stores then sit in an scf.if %i < %len_q
+// marked attncc.row_guard). Passes that copy the lift (split-reduce,
+// cut-fold) take what it uses from the map's body along.
 // Masks and modifiers are ordinary arith/math ops inside the lift: the passes
 // never see "causal" or "ALiBi", only a carrier and a lift.
 //
@@ -67,7 +70,8 @@ std::vector<const char *> argRoles(const Problem &p) {
   }
   if (p.varlen) {
     roles.push_back("cu_seqlens_q");
-    roles.push_back("cu_seqlens_k");
+    if (!p.paged()) // a paged cache's keys: kv_lens
+      roles.push_back("cu_seqlens_k");
   }
   roles.push_back("o");
   roles.push_back("lse");
@@ -190,7 +194,7 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
   Value table = p.paged() ? entry->getArgument(a++) : Value();
   Value lens = p.paged() ? entry->getArgument(a++) : Value();
   Value cuQ = p.varlen ? entry->getArgument(a++) : Value();
-  Value cuK = p.varlen ? entry->getArgument(a++) : Value();
+  Value cuK = p.varlen && !p.paged() ? entry->getArgument(a++) : Value();
   Value o = entry->getArgument(a++), lse = entry->getArgument(a++);
   nameArgs(entry, argRoles(p));
 
@@ -228,6 +232,16 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
     // [Hq, len_q]); below, everything indexes the views as it indexes
     // separate tensors, and a tile's rows past the sequence are outside its
     // view (read as 0, not written). The fold runs over the sequence's keys.
+    // A paged cache: the sequence's keys (the lift masks j >= len, which
+    // attncc-clip-identity turns into the fold's range), and the diagonal's
+    // offset from them (and from the sequence's rows in a varlen batch).
+    Value len;
+    if (p.paged()) {
+      len = arith::IndexCastUIOp::create(b, monoid::named(loc, "kv_len"), b.getIndexType(),
+                                         memref::LoadOp::create(b, loc, lens, ValueRange{bi}));
+      if (!p.varlen)
+        offset = arith::SubIOp::create(b, monoid::named(loc, "len_minus_sq"), len, sq);
+    }
     Value qs = q, ks = k, vs = v, os = o, lses = lse;
     Value lenQ, guard;
     if (p.varlen) {
@@ -236,19 +250,23 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
         return arith::IndexCastUIOp::create(b, monoid::named(loc, name), b.getIndexType(), x);
       };
       Value next = arith::AddIOp::create(b, loc, bi, c1);
-      Value q0 = cu(cuQ, bi, "seq_q0"), k0 = cu(cuK, bi, "seq_k0");
+      Value q0 = cu(cuQ, bi, "seq_q0");
       lenQ = arith::SubIOp::create(b, monoid::named(loc, "len_q"), cu(cuQ, next, "seq_q1"), q0);
-      sk = arith::SubIOp::create(b, monoid::named(loc, "len_k"), cu(cuK, next, "seq_k1"), k0);
-      offset = arith::SubIOp::create(b, monoid::named(loc, "len_k_minus_len_q"), sk, lenQ);
       auto rows = [&](Value m, Value start, Value len, const char *name) -> Value {
         auto mt = cast<MemRefType>(m.getType());
         SmallVector<OpFoldResult> offs{start, b.getIndexAttr(0)},
             sizes{len, b.getIndexAttr(mt.getDimSize(1))}, strides(2, b.getIndexAttr(1));
         return memref::SubViewOp::create(b, monoid::named(loc, name), m, offs, sizes, strides);
       };
+      // Keys packed (cu_seqlens_k), or a paged cache's (kv_lens, above).
+      if (!p.paged()) {
+        Value k0 = cu(cuK, bi, "seq_k0");
+        sk = arith::SubIOp::create(b, monoid::named(loc, "len_k"), cu(cuK, next, "seq_k1"), k0);
+        ks = rows(k, k0, sk, "k_seq");
+        vs = rows(v, k0, sk, "v_seq");
+      }
+      offset = arith::SubIOp::create(b, monoid::named(loc, "len_k_minus_len_q"), p.paged() ? len : sk, lenQ);
       qs = rows(q, q0, lenQ, "q_seq");
-      ks = rows(k, k0, sk, "k_seq");
-      vs = rows(v, k0, sk, "v_seq");
       os = rows(o, q0, lenQ, "o_seq");
       // The LSE [B, Hq, seq_q]: sequence b's [Hq, len_q].
       auto lt = cast<MemRefType>(lse.getType());
@@ -268,15 +286,6 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
       ifOp->setAttr("attncc.row_guard", b.getUnitAttr());
       inGuard.emplace(b);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    }
-    // A paged cache: the sequence's keys (the lift masks j >= len, which
-    // attncc-clip-identity turns into the fold's range), and the diagonal's
-    // offset from them.
-    Value len;
-    if (p.paged()) {
-      len = arith::IndexCastUIOp::create(b, monoid::named(loc, "kv_len"), b.getIndexType(),
-                                         memref::LoadOp::create(b, loc, lens, ValueRange{bi}));
-      offset = arith::SubIOp::create(b, monoid::named(loc, "len_minus_sq"), len, sq);
     }
     auto red = monoid::ReduceOp::create(b, monoid::named(loc, "state"), reduceAxisName(p.kind), c0,
                                         sk, carrier, sched, TypeRange{e.f32, e.f32, vecF32});
@@ -320,7 +329,7 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
       SmallVector<Value> kvIdx{kb, hk, kj, c0};
       if (p.paged() && !p.kv_hnd)
         kvIdx = {kb, kj, arith::MulIOp::create(b, monoid::named(loc, "head_col"), hk, e.idx(p.head_dim))};
-      if (p.varlen)
+      if (p.varlen && !p.paged())
         kvIdx = {j, arith::MulIOp::create(b, monoid::named(loc, "head_col"), hk, e.idx(p.head_dim))};
       Value kr = vector::LoadOp::create(b, monoid::named(loc, "k_j"), vecIn, ks, kvIdx);
       Value s = monoid::ContractOp::create(b, monoid::named(loc, "qk"), e.f32, qr, kr);
@@ -429,24 +438,17 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
   Type el = elementType(&ctx, p.dtype), f32 = b.getF32Type();
   int64_t B = dim(p.batch), Sq = dim(p.seq_q), Sk = dim(p.seq_k);
   SmallVector<Type> args;
-  if (p.kind == ProblemKind::Attention && p.varlen) {
-    // Packed: q and o [total_q, Hq * D], k and v [total_k, Hkv * D] (the
-    // bytes of [total, H, D]; one kernel for every total), the cumulative
-    // lengths [B + 1] and the LSE [B, Hq, seq_q].
+  if (p.kind == ProblemKind::Attention) {
+    // Varlen: q and o packed [total_q, Hq * D], k and v [total_k, Hkv * D]
+    // (the bytes of [total, H, D]; one kernel for every total), the
+    // cumulative lengths [B + 1] and the LSE [B, Hq, seq_q].
     int64_t B1 = p.batch.symbolic ? ShapedType::kDynamic : B + 1;
     auto packed = [&](bool keys) {
       std::vector<int64_t> s = p.packedShape(keys, 0);
       return MemRefType::get({ShapedType::kDynamic, s[1]}, el);
     };
-    args.push_back(packed(false)); // q
-    args.push_back(packed(true));  // k
-    args.push_back(packed(true));  // v
-    args.push_back(MemRefType::get({B1}, b.getI32Type())); // cu_seqlens_q
-    args.push_back(MemRefType::get({B1}, b.getI32Type())); // cu_seqlens_k
-    args.push_back(packed(false)); // o
-    args.push_back(MemRefType::get({B, p.heads_q, Sq}, f32)); // lse
-  } else if (p.kind == ProblemKind::Attention) {
-    args.push_back(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el)); // q
+    Type qo = p.varlen ? Type(packed(false)) : Type(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el));
+    args.push_back(qo); // q
     // k, v: [B, Hkv, Sk, D], or a paged cache (Problem::cacheShape; one
     // kernel for every number of pages). NHD's [pages, P, Hkv * D] makes a
     // head's rows a 2-d block of the last two dimensions, which the tile
@@ -457,8 +459,9 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
       kv.assign(cache.begin(), cache.end());
       kv[0] = ShapedType::kDynamic;
     }
-    args.push_back(MemRefType::get(kv, el)); // k
-    args.push_back(MemRefType::get(kv, el)); // v
+    Type kvT = p.varlen && !p.paged() ? Type(packed(true)) : Type(MemRefType::get(kv, el));
+    args.push_back(kvT); // k
+    args.push_back(kvT); // v
     if (p.bias)
       args.push_back(MemRefType::get({p.bias_batch_broadcast ? 1 : B,
                                       p.bias_head_broadcast ? 1 : p.heads_q, Sq, Sk},
@@ -469,8 +472,13 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
       args.push_back(MemRefType::get({B, maxPages}, i32)); // block_table
       args.push_back(MemRefType::get({B}, i32));           // kv_lens
     }
-    args.push_back(MemRefType::get({B, p.heads_q, Sq, p.head_dim}, el)); // o
-    args.push_back(MemRefType::get({B, p.heads_q, Sq}, f32));            // lse
+    if (p.varlen) {
+      args.push_back(MemRefType::get({B1}, b.getI32Type())); // cu_seqlens_q
+      if (!p.paged())
+        args.push_back(MemRefType::get({B1}, b.getI32Type())); // cu_seqlens_k
+    }
+    args.push_back(qo);                                       // o
+    args.push_back(MemRefType::get({B, p.heads_q, Sq}, f32)); // lse
   } else {
     args.push_back(MemRefType::get({B, p.heads_q, Sq, Sk}, el)); // x
     args.push_back(MemRefType::get({B, p.heads_q, Sq}, f32));    // out
@@ -484,7 +492,7 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
   auto dimsOf = [&](StringRef role) -> SmallVector<StringRef> {
     if ((role == "q" || role == "o") && p.varlen)
       return {"total_q", "heads_q_x_head_dim"};
-    if ((role == "k" || role == "v") && p.varlen)
+    if ((role == "k" || role == "v") && p.varlen && !p.paged())
       return {"total_k", "heads_kv_x_head_dim"};
     if (role == "cu_seqlens_q" || role == "cu_seqlens_k")
       return {"batch_plus_1"};

@@ -29,7 +29,10 @@
 //   O) and len_k keys (rows cu_seqlens_k[b] + j of the packed K and V), each
 //   at most seq_q / seq_k; offset is len_k - len_q for that sequence. LSE
 //   [B, Hq, seq_q] holds row i < len_q; the rows past it are not written.
-//   The cumulative lengths are inputs, checked by checkVarlenInputs.
+//   The cumulative lengths are inputs, checked by checkVarlenInputs. With a
+//   paged cache (chunked prefill over a KV cache) only the queries are
+//   packed: the keys are the cache's, kv_lens[b] of them, and there is no
+//   cu_seqlens_k.
 //   For both row reductions scale defaults to 1, heads_kv must equal heads_q,
 //   head_dim is ignored (neither validated nor used), and the attention-only
 //   modifiers (causal, window, bias, alibi, softcap) are rejected.
@@ -273,10 +276,6 @@ std::optional<ProblemError> validate(const Problem &p) {
   if (p.varlen && !attention)
     return makeError("varlen", "true",
                      std::string("only for kind attention (kind is ") + kindName(p.kind) + ")");
-  if (p.varlen && p.paged())
-    return makeError("varlen", "true",
-                     "not with paged (a varlen batch over a paged cache is not built yet; "
-                     "a paged cache already takes a length a sequence, kv_lens)");
   if (p.varlen && p.bias)
     return makeError("varlen", "true", "not with bias (a bias over packed sequences is not built yet)");
   if (!p.bias && p.bias_batch_broadcast)

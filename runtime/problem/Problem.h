@@ -77,7 +77,8 @@ struct Problem {
   // non-decreasing). seq_q and seq_k are the longest lengths (max_seqlen);
   // the LSE is [B, Hq, seq_q], and its rows past a sequence's length are not
   // written. Offset and masks use the sequence's own lengths (bottom-right,
-  // as for separate tensors of those lengths).
+  // as for separate tensors of those lengths). With a paged cache only Q and
+  // O are packed (cu_seqlens_q); the keys are the cache's (kv_lens).
   bool varlen = false;
 
   bool paged() const { return page_size > 0; }

@@ -256,11 +256,14 @@ void makeVarlen(const Problem &p, Inputs &in, uint64_t seed, bool fullLengths) {
       return int64_t(0);
     return 1 + int64_t(rng() % uint64_t(max));
   };
+  // With a paged cache the keys are the cache's (makePaged: kv_lens).
+  bool keys = !p.paged();
   in.cu_seqlens_q.assign(1, 0);
-  in.cu_seqlens_k.assign(1, 0);
+  in.cu_seqlens_k.assign(keys ? 1 : 0, 0);
   for (int64_t b = 0; b < B; ++b) {
     in.cu_seqlens_q.push_back(int32_t(in.cu_seqlens_q.back() + draw(b, Sq, 0)));
-    in.cu_seqlens_k.push_back(int32_t(in.cu_seqlens_k.back() + draw(b, Sk, 1)));
+    if (keys)
+      in.cu_seqlens_k.push_back(int32_t(in.cu_seqlens_k.back() + draw(b, Sk, 1)));
   }
   // Packed [total, H, D] from the logical [B, H, S, D].
   auto pack = [&](const std::vector<float> &logical, const std::vector<int32_t> &cu, int64_t H,
@@ -273,8 +276,10 @@ void makeVarlen(const Problem &p, Inputs &in, uint64_t seed, bool fullLengths) {
                       &logical[size_t(((b * H + h) * S + i) * D)], size_t(D) * sizeof(float));
   };
   pack(in.q, in.cu_seqlens_q, p.heads_q, Sq, in.q_packed);
-  pack(in.k, in.cu_seqlens_k, p.heads_kv, Sk, in.k_packed);
-  pack(in.v, in.cu_seqlens_k, p.heads_kv, Sk, in.v_packed);
+  if (keys) {
+    pack(in.k, in.cu_seqlens_k, p.heads_kv, Sk, in.k_packed);
+    pack(in.v, in.cu_seqlens_k, p.heads_kv, Sk, in.v_packed);
+  }
 }
 } // namespace
 
@@ -297,6 +302,8 @@ std::optional<ProblemError> checkVarlenInputs(const Problem &p, const Inputs &in
   for (auto [name, cu, max, maxName] :
        {std::tuple{"cu_seqlens_q", &in.cu_seqlens_q, p.seq_q.value, "seq_q"},
         std::tuple{"cu_seqlens_k", &in.cu_seqlens_k, p.seq_k.value, "seq_k"}}) {
+    if (p.paged() && cu == &in.cu_seqlens_k) // the cache's keys: checkPagedInputs
+      continue;
     if (int64_t(cu->size()) != B + 1)
       return ProblemError{name, std::to_string(cu->size()) + " entries",
                           "batch + 1 = " + std::to_string(B + 1) + " cumulative lengths"};

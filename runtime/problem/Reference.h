@@ -66,7 +66,8 @@ Shapes shapesOf(const Problem &p);
 /// that reads a key past kv_lens[b] into its result reads NaN).
 /// Varlen problems get ragged lengths (uniform in [1, seq_q] and [1, seq_k],
 /// the last sequence full; with 3 or more sequences the first has no query
-/// rows and the second no keys) and the packed Q, K and V built from q, k, v.
+/// rows and the second no keys) and the packed Q, K and V built from q, k, v
+/// (with a paged cache only Q: the keys are the cache's, kv_lens).
 /// `fullLengths`: every length is seq_k (seq_q) (timing a paged cache or a
 /// varlen batch against contiguous K and V: the same keys).
 Inputs randomInputs(const Problem &p, uint64_t seed, bool fullLengths = false);

@@ -343,6 +343,12 @@ std::vector<Case> sweep() {
       tcbf + ",STAGE@kv=d2/cp/ring/pad");
   add("varlen wgmma tma ring", varlen(attn(3, 1, 1, 70, 130, 64)),
       "TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@kv=d2/tma/ring/swz128");
+  // Packed queries over a paged cache (chunked prefill): cu_seqlens_q, the
+  // block table and kv_lens.
+  add("varlen paged scalar", with(varlen(attn(3, 2, 2, 30, 90, 64), true), [](Problem &p) { p.page_size = 16; }),
+      "TILE@kv=n16/f1");
+  add("varlen paged mma ring causal", with(varlen(attn(4, 4, 2, 40, 130, 64), true), [](Problem &p) { p.page_size = 32; }),
+      tc16 + ",STAGE@kv=d2/cp/ring/pad,EXP=ex2");
   add("varlen symbolic", with(varlen(attn(3, 2, 2, 33, 40, 64), true), [](Problem &p) {
         p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
       }), tc16);

@@ -811,3 +811,45 @@ TEST_CASE("unpackVarlen: packed rows to the logical layout; LSE rows past a sequ
   CHECK(unpackVarlen(p, in, packed, o, written) == 1);
   CHECK(written[2] == 7.5); // kept: checkLse holds it against -inf
 }
+
+TEST_CASE("varlen over a paged cache: packed queries, the cache's keys", "[reference][varlen][paged]") {
+  Problem p = attention(3, 4, 2, 20, 64, 32);
+  p.varlen = true;
+  p.page_size = 16;
+  p.causal = true;
+  Inputs in = randomInputs(p, 13);
+  CHECK(in.cu_seqlens_q.size() == 4);
+  CHECK(in.cu_seqlens_k.empty()); // the keys are the cache's
+  CHECK(in.k_packed.empty());
+  REQUIRE(in.kv_lens.size() == 3);
+  for (int b = 0; b < 3; ++b)
+    CHECK(in.lenK(p, b) == in.kv_lens[b]);
+  CHECK_FALSE(checkVarlenInputs(p, in));
+  CHECK_FALSE(checkPagedInputs(p, in));
+  // The reference: sequence b's rows against its kv_lens[b] keys.
+  std::vector<double> o, lse;
+  referenceF64(p, in, o, &lse);
+  for (int b = 0; b < 3; ++b) {
+    int lq = int(in.lenQ(p, b)), lk = int(in.lenK(p, b));
+    INFO("b = " << b << ", len_q = " << lq << ", len_k = " << lk);
+    if (lq == 0 || lk == 0)
+      continue;
+    Problem one = attention(1, 4, 2, lq, lk, 32);
+    one.causal = true;
+    Inputs cut;
+    for (int h = 0; h < 4; ++h) {
+      size_t from = (size_t(b) * 4 + h) * 20 * 32;
+      cut.q.insert(cut.q.end(), in.q.begin() + from, in.q.begin() + from + lq * 32);
+    }
+    for (int h = 0; h < 2; ++h) {
+      size_t from = (size_t(b) * 2 + h) * 64 * 32;
+      cut.k.insert(cut.k.end(), in.k.begin() + from, in.k.begin() + from + lk * 32);
+      cut.v.insert(cut.v.end(), in.v.begin() + from, in.v.begin() + from + lk * 32);
+    }
+    std::vector<double> o1, l1;
+    referenceF64(one, cut, o1, &l1);
+    for (int h = 0; h < 4; ++h)
+      for (int i = 0; i < lq; ++i)
+        REQUIRE(lse[(size_t(b) * 4 + h) * 20 + i] == l1[size_t(h) * lq + i]);
+  }
+}
