@@ -748,6 +748,23 @@ TEST_CASE("varlen inputs: bad cumulative lengths are refused", "[reference][varl
         "invalid cu_seqlens_q[2] = 4: at least cu_seqlens_q[1] = 5 and at most 10 (seq_q, the longest sequence) more");
 }
 
+/// Sequence b of a varlen problem's padded logical inputs as a problem of
+/// its own ([1, H, len, D]): its first len_q query rows and len_k keys.
+Inputs cutSequence(const Problem &p, const Inputs &in, int b, int lq, int lk) {
+  int64_t Hq = p.heads_q, Hkv = p.heads_kv, D = p.head_dim, Sq = p.seq_q.value, Sk = p.seq_k.value;
+  Inputs cut;
+  for (int64_t h = 0; h < Hq; ++h) {
+    size_t from = size_t((b * Hq + h) * Sq * D);
+    cut.q.insert(cut.q.end(), in.q.begin() + from, in.q.begin() + from + lq * D);
+  }
+  for (int64_t h = 0; h < Hkv; ++h) {
+    size_t from = size_t((b * Hkv + h) * Sk * D);
+    cut.k.insert(cut.k.end(), in.k.begin() + from, in.k.begin() + from + lk * D);
+    cut.v.insert(cut.v.end(), in.v.begin() + from, in.v.begin() + from + lk * D);
+  }
+  return cut;
+}
+
 TEST_CASE("varlen reference: sequence b equals attention over its own rows and keys", "[reference][varlen]") {
   Problem p = attention(4, 4, 2, 9, 30, 32);
   p.varlen = true;
@@ -768,16 +785,7 @@ TEST_CASE("varlen reference: sequence b equals attention over its own rows and k
       continue;
     Problem one = attention(1, 4, 2, lq, lk, 32);
     one.causal = one.alibi = true;
-    Inputs cut;
-    for (int h = 0; h < 4; ++h) {
-      size_t from = (size_t(b) * 4 + h) * 9 * 32;
-      cut.q.insert(cut.q.end(), in.q.begin() + from, in.q.begin() + from + lq * 32);
-    }
-    for (int h = 0; h < 2; ++h) {
-      size_t from = (size_t(b) * 2 + h) * 30 * 32;
-      cut.k.insert(cut.k.end(), in.k.begin() + from, in.k.begin() + from + lk * 32);
-      cut.v.insert(cut.v.end(), in.v.begin() + from, in.v.begin() + from + lk * 32);
-    }
+    Inputs cut = cutSequence(p, in, b, lq, lk);
     std::vector<double> o1, l1;
     referenceF64(one, cut, o1, &l1);
     for (int h = 0; h < 4; ++h)
@@ -836,16 +844,7 @@ TEST_CASE("varlen over a paged cache: packed queries, the cache's keys", "[refer
       continue;
     Problem one = attention(1, 4, 2, lq, lk, 32);
     one.causal = true;
-    Inputs cut;
-    for (int h = 0; h < 4; ++h) {
-      size_t from = (size_t(b) * 4 + h) * 20 * 32;
-      cut.q.insert(cut.q.end(), in.q.begin() + from, in.q.begin() + from + lq * 32);
-    }
-    for (int h = 0; h < 2; ++h) {
-      size_t from = (size_t(b) * 2 + h) * 64 * 32;
-      cut.k.insert(cut.k.end(), in.k.begin() + from, in.k.begin() + from + lk * 32);
-      cut.v.insert(cut.v.end(), in.v.begin() + from, in.v.begin() + from + lk * 32);
-    }
+    Inputs cut = cutSequence(p, in, b, lq, lk);
     std::vector<double> o1, l1;
     referenceF64(one, cut, o1, &l1);
     for (int h = 0; h < 4; ++h)
