@@ -126,14 +126,14 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
       return KnobError{"PACK", "gqa", "none with a bias (packed rows with a bias are not built yet)"};
   }
   // Varlen: a sequence's length is read in the map's body, so the moves
-  // that need the fold's range before the map (the split's parts, the cut
+  // that need the fold's length before the map (gauto's count, the cut
   // fold's materialized scores) or rows of one shape (PACK=gqa) do not
-  // apply yet.
+  // apply yet. A pinned split cuts each sequence's own keys.
   if (p.varlen) {
     for (const ReduceKnob &r : s.reduces)
-      if (r.groups > 1 || r.autoGroups)
-        return KnobError{"REDUCE@" + r.axis, r.autoGroups ? "gauto" : "g" + std::to_string(r.groups),
-                         "no split with --varlen (the parts of a sequence's own length are not built "
+      if (r.autoGroups)
+        return KnobError{"REDUCE@" + r.axis, "gauto",
+                         "g<n>k with --varlen (gauto's count from a sequence's own length is not built "
                          "yet)"};
     if (s.place && *s.place == Place::Cut)
       return KnobError{"PLACE@fold", "cut", "fuse with --varlen (the cut fold over a sequence's own length is not "

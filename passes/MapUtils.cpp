@@ -1,6 +1,7 @@
 //===- MapUtils.cpp - restructuring the free-axis map ---------------------===//
 #include "passes/MapUtils.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -16,19 +17,41 @@ static bool isConstant(Value v, int64_t c) {
   return getConstantIntValue(v) == std::optional<int64_t>(c);
 }
 
-scf::ParallelOp getFreeAxisMap(ReduceOp r, StringRef knob) {
-  auto map = dyn_cast<scf::ParallelOp>(r->getParentOp());
+scf::ParallelOp getFreeAxisMap(ReduceOp r, StringRef knob, bool perSequence) {
+  Operation *parent = r->getParentOp();
+  // perSequence: the front end's row guard (a varlen sequence's rows) may
+  // hold the reduce.
+  if (auto guard = dyn_cast<scf::IfOp>(parent); perSequence && guard && guard->hasAttr("attncc.row_guard"))
+    parent = guard->getParentOp();
+  auto map = dyn_cast<scf::ParallelOp>(parent);
   if (!map || !llvm::all_of(map.getLowerBound(), [](Value v) { return isConstant(v, 0); }) ||
       !llvm::all_of(map.getStep(), [](Value v) { return isConstant(v, 1); })) {
     r.emitOpError() << knob << " needs the reduce directly inside the free-axis scf.parallel, "
                                 "with zero lower bounds and unit steps";
     return {};
   }
-  for (Value bound : {r.getLower(), r.getUpper()})
-    if (Operation *d = bound.getDefiningOp(); d && map->isProperAncestor(d)) {
+  Value row = map.getInductionVars().back();
+  for (Value bound : {r.getLower(), r.getUpper()}) {
+    Operation *d = bound.getDefiningOp();
+    if (bound == row || (d && map->isProperAncestor(d) && !perSequence)) {
       r.emitOpError() << knob << " needs the reduce bounds defined outside the free-axis map";
       return {};
     }
+    // perSequence: bounds computed in the map's body, but not from its
+    // last axis (the rows): the same for every row of a sequence.
+    if (d && map->isProperAncestor(d)) {
+      SetVector<Operation *> slice;
+      BackwardSliceOptions opts;
+      opts.filter = [&](Operation *op) { return map->isProperAncestor(op); };
+      (void)getBackwardSlice(bound, &slice, opts);
+      slice.insert(d);
+      for (Operation *op : slice)
+        if (llvm::is_contained(op->getOperands(), row)) {
+          r.emitOpError() << knob << " needs the reduce bounds the same for every row of the map";
+          return {};
+        }
+    }
+  }
   return map;
 }
 

@@ -18,8 +18,11 @@ namespace mlir::attncc {
 
 /// The scf.parallel that directly contains `r`, if it has zero lower bounds
 /// and unit steps and the reduce's bounds are defined outside it. Otherwise
-/// emits an error that names `knob` and returns null.
-scf::ParallelOp getFreeAxisMap(monoid::ReduceOp r, StringRef knob);
+/// emits an error that names `knob` and returns null. `perSequence` also
+/// takes a reduce in the front end's row guard (attncc.row_guard: a varlen
+/// sequence's rows) directly in the map, and bounds computed in the map's
+/// body that do not depend on its last axis (the rows).
+scf::ParallelOp getFreeAxisMap(monoid::ReduceOp r, StringRef knob, bool perSequence = false);
 
 /// Allocates, before `map`, a buffer [map extents..., extra...] of `elem`
 /// (for a vector element type vector<D x T>, the buffer is [..., D] of T).

@@ -192,6 +192,13 @@ def SplitReduce : Pass<"attncc-split-reduce", "func::FuncOp"> {
     }
     memref.dealloc %partial_m ...
     ```
+
+    A reduce in the front end's row guard (a varlen sequence's rows) whose
+    bounds the map's body computes from its outer axes, not the rows (the
+    sequence's own keys), is split too: the bounds are cloned into the parts
+    map, which computes each part's size there; with rows computed one at a
+    time the parts keep the guard. `gauto` needs the length before the map
+    and is refused there.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];

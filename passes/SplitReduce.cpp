@@ -90,8 +90,9 @@ Value autoGroups(OpBuilder &b, Location loc, ReduceOp r, scf::ParallelOp map, Va
 }
 
 LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
-  scf::ParallelOp map = getFreeAxisMap(r, "REDUCE@" + r.getAxis().str() + "=g" +
-                                              (groups == kAutoGroups ? std::string("auto") : std::to_string(groups)));
+  std::string knob = "REDUCE@" + r.getAxis().str() + "=g" +
+                     (groups == kAutoGroups ? std::string("auto") : std::to_string(groups));
+  scf::ParallelOp map = getFreeAxisMap(r, knob, /*perSequence=*/true);
   if (!map)
     return failure();
   Location loc = unnamed(r.getLoc());
@@ -102,17 +103,29 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   Value c0 = cst(0), c1 = cst(1), cG = groups == kAutoGroups ? Value() : cst(groups);
   Value cB = block > 1 ? cst(block) : Value();
   Value lo = r.getLower(), hi = r.getUpper();
+  // A varlen sequence's range (bounds computed in the map's body, the same
+  // for all its rows): each part's size is computed where the parts run.
+  auto inMap = [&](Value v) {
+    Operation *d = v.getDefiningOp();
+    return d && map->isProperAncestor(d);
+  };
+  bool perSequence = inMap(lo) || inMap(hi);
+  auto guard = dyn_cast<scf::IfOp>(r->getParentOp());
+  if (perSequence && !cG)
+    return r.emitOpError() << knob << " needs the reduce's length before the map (a count per "
+                                      "sequence is not built; pin g<n>k)";
 
   // 1. Part size, rounded up to whole blocks.
-  Value n = b.createOrFold<arith::SubIOp>(loc, hi, lo);
-  if (!cG)
-    cG = autoGroups(b, loc, r, map, n, block);
-  Value perPart = arith::CeilDivUIOp::create(b, named(loc, "part_size"), n, cG);
-  Value chunk = perPart;
-  if (cB) {
-    chunk = arith::MulIOp::create(b, named(loc, "part_size"),
-                                  arith::CeilDivUIOp::create(b, loc, perPart, cB), cB);
-  }
+  auto partSize = [&](OpBuilder &pb, Value lo, Value hi) -> Value {
+    Value n = pb.createOrFold<arith::SubIOp>(loc, hi, lo);
+    if (!cG)
+      cG = autoGroups(pb, loc, r, map, n, block);
+    Value perPart = arith::CeilDivUIOp::create(pb, named(loc, "part_size"), n, cG);
+    if (!cB)
+      return perPart;
+    return arith::MulIOp::create(pb, named(loc, "part_size"), arith::CeilDivUIOp::create(pb, loc, perPart, cB), cB);
+  };
+  Value chunk = perSequence ? Value() : partSize(b, lo, hi);
 
   // 2. Workspaces [free extents..., G], or with an atom TILE
   //    [free extents but the rows..., G, rows] (the part axis before the
@@ -126,15 +139,26 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   // 3. The parts.
   buildMapBefore(b, loc, map, c0, cG, "part", "parts", "combine", [&](OpBuilder &pb, IRMapping &m, ValueRange ivs) {
     Value part = ivs[partAt];
-    Value start = arith::AddIOp::create(pb, loc, lo, arith::MulIOp::create(pb, loc, part, chunk));
-    Value partLo = arith::MinUIOp::create(pb, named(loc, "part_lo"), start, hi);
+    Value plo = cloneIntoMap(pb, lo, map, m), phi = cloneIntoMap(pb, hi, map, m);
+    Value size = perSequence ? partSize(pb, plo, phi) : chunk;
+    Value start = arith::AddIOp::create(pb, loc, plo, arith::MulIOp::create(pb, loc, part, size));
+    Value partLo = arith::MinUIOp::create(pb, named(loc, "part_lo"), start, phi);
     Value partHi = arith::MinUIOp::create(
-        pb, named(loc, "part_hi"), arith::AddIOp::create(pb, loc, partLo, chunk), hi);
+        pb, named(loc, "part_hi"), arith::AddIOp::create(pb, loc, partLo, size), phi);
     // Whatever the lift uses from the map's body comes along.
     SetVector<Value> captured;
     getUsedValuesDefinedAbove(r.getLift(), captured);
     for (Value c : captured)
       cloneIntoMap(pb, c, map, m);
+    // The row guard, where rows are computed one at a time (a tile of rows
+    // writes the workspace's rows past the sequence, which the combine,
+    // inside the guard, never reads).
+    OpBuilder::InsertionGuard ig(pb);
+    if (guard && guard->hasAttr("attncc.row_guard") && !rowsLast) {
+      auto g = scf::IfOp::create(pb, loc, cloneIntoMap(pb, guard.getCondition(), map, m), /*withElseRegion=*/false);
+      g->setAttr("attncc.row_guard", pb.getUnitAttr());
+      pb.setInsertionPoint(g.thenBlock()->getTerminator());
+    }
     auto copy = cast<ReduceOp>(pb.clone(*r.getOperation(), m));
     copy.getLowerMutable().assign(partLo);
     copy.getUpperMutable().assign(partHi);

@@ -349,6 +349,13 @@ std::vector<Case> sweep() {
       "TILE@kv=n16/f1");
   add("varlen paged mma ring causal", with(varlen(attn(4, 4, 2, 40, 130, 64), true), [](Problem &p) { p.page_size = 32; }),
       tc16 + ",STAGE@kv=d2/cp/ring/pad,EXP=ex2");
+  // A pinned split cuts each sequence's own keys into parts (computed in
+  // the parts map from the sequence's length); with scalar rows the parts
+  // keep the row guard.
+  add("varlen split scalar", varlen(attn(3, 2, 2, 20, 150, 64), true), "TILE@kv=n16/f1,REDUCE@kv=g3k");
+  add("varlen split mma decode", varlen(attn(4, 4, 2, 3, 300, 64)), tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g4k");
+  add("varlen paged split mma", with(varlen(attn(3, 4, 2, 5, 200, 64), true), [](Problem &p) { p.page_size = 32; }),
+      tc16 + ",REDUCE@kv=g3k");
   add("varlen symbolic", with(varlen(attn(3, 2, 2, 33, 40, 64), true), [](Problem &p) {
         p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
       }), tc16);

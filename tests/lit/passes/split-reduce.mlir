@@ -317,13 +317,59 @@ func.func @bounds_inside_map(%x: memref<?x?xf32>, %out: memref<?xf32>, %nq: inde
   %c1 = arith.constant 1 : index
   scf.parallel (%i) = (%c0) to (%nq) step (%c1) {
     %hi = arith.addi %i, %c1 : index
-    // expected-error@+1 {{'monoid.reduce' op REDUCE@n=g2 needs the reduce bounds defined outside the free-axis map}}
+    // expected-error@+1 {{'monoid.reduce' op REDUCE@n=g2 needs the reduce bounds the same for every row of the map}}
     %r = monoid.reduce "n" %c0 to %hi carrier #s schedule #g2 : f32 {
     ^bb0(%j: index):
       %xj = memref.load %x[%i, %j] : memref<?x?xf32>
       monoid.yield %xj : f32
     }
     memref.store %r, %out[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Bounds computed in the map's body from an outer axis (a varlen sequence's
+// keys: the same for all its rows), the reduce in the front end's row
+// guard: each part's size is computed in the parts map from the cloned
+// bound, the parts keep the guard (rows one at a time), and the combine
+// stays in the guard.
+
+#s = #monoid.carrier<s: add(0)>
+#g2 = #monoid.schedule<"REDUCE@n=g2k">
+
+// CHECK-LABEL: func.func @per_sequence
+// CHECK:       scf.parallel (%{{.+}}, %{{.+}}, %{{.+}}) = {{.*}} {
+// CHECK:         %[[HI:.+]] = memref.load %{{.+}}[%{{.+}}] : memref<3xindex>
+// CHECK:         %[[SIZE:.+]] = arith.ceildivui %[[HI]], %c2
+// CHECK:         arith.muli %{{.+}}, %[[SIZE]]
+// CHECK:         scf.if %{{.+}} {
+// CHECK:           monoid.reduce "n" %{{.+}} to %{{.+}} carrier #{{.+}} schedule #{{.+}} partial
+// CHECK:         } {attncc.row_guard}
+// CHECK:       scf.parallel (%{{.+}}, %{{.+}}) = {{.*}} {
+// CHECK:         scf.if %{{.+}} {
+// CHECK:           scf.for
+// CHECK:           monoid.combine
+// CHECK:         } {attncc.row_guard}
+func.func @per_sequence(%x: memref<3x100x100xf32>, %lens: memref<3xindex>, %lq: memref<3xindex>, %out: memref<3x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%b, %i) = (%c0, %c0) to (%c3, %c100) step (%c1, %c1) {
+    %hi = memref.load %lens[%b] : memref<3xindex>
+    %rows = memref.load %lq[%b] : memref<3xindex>
+    %in = arith.cmpi slt, %i, %rows : index
+    scf.if %in {
+      %r = monoid.reduce "n" %c0 to %hi carrier #s schedule #g2 : f32 {
+      ^bb0(%j: index):
+        %xj = memref.load %x[%b, %i, %j] : memref<3x100x100xf32>
+        monoid.yield %xj : f32
+      }
+      memref.store %r, %out[%b, %i] : memref<3x100xf32>
+    } {attncc.row_guard}
     scf.reduce
   }
   return
