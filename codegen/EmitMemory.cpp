@@ -294,7 +294,9 @@ LogicalResult KernelEmitter::emitSubview(memref::SubViewOp op) {
   for (int64_t k = rank - 2; k >= 0; --k) {
     bool known = stStatic[k + 1] != ShapedType::kDynamic && !src.isDynamicDim(k + 1);
     stStatic[k] = known ? stStatic[k + 1] * src.getDimSize(k + 1) : ShapedType::kDynamic;
-    st[k] = known ? std::to_string(stStatic[k]) : "(" + st[k + 1] + " * " + sd[k + 1] + ")";
+    st[k] = known ? std::to_string(stStatic[k])
+            : st[k + 1] == "1" ? sd[k + 1]
+                               : "(" + st[k + 1] + " * " + sd[k + 1] + ")";
   }
   std::string at;
   for (auto [k, o] : llvm::enumerate(op.getMixedOffsets())) {
