@@ -218,10 +218,6 @@ std::string shapeClass(const Problem &p) {
     return kindName(p.kind);
   // Few query rows against a long (or unknown) key length: the grid of one
   // thread a row is starved and only splitting the keys gives it work.
-  // A varlen batch is prefill: the decode schedules split the keys, which
-  // varlen does not take yet (checkSchedule).
-  if (p.varlen)
-    return "prefill";
   bool fewRows = !p.seq_q.symbolic && p.seq_q.value <= 16;
   bool longKeys = p.seq_k.symbolic || p.seq_k.value >= 1024;
   return fewRows && longKeys ? "decode" : "prefill";
@@ -372,7 +368,8 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
   if (cls == "decode" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 && p.head_dim <= 128) {
     // PACK=gqa needs groups and a known query length; the tile's rows (16 a
     // warp, up to 4 warps) cover the packed rows of one KV head.
-    bool pack = grouped && !p.seq_q.symbolic;
+    // (A varlen batch: no PACK=gqa, not built with varlen.)
+    bool pack = grouped && !p.seq_q.symbolic && !p.varlen;
     int64_t rows = (pack ? p.group() : 1) * (p.seq_q.symbolic ? 16 : p.seq_q.value);
     int64_t warps = std::min<int64_t>(4, (rows + 15) / 16);
     int64_t tiles = (rows + 16 * warps - 1) / (16 * warps);
@@ -384,7 +381,10 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
     // us by TMA; g32 270.1), g128 at 131072 over 8 (g256 259 against 193.5
     // us), g64 at 8192 over 16; at 4096 over 512, g4 before g8 (g2, the
     // rule's, not timed).
-    std::string reduce = "REDUCE@kv=gauto,";
+    // A varlen batch pins the rule's count for its longest sequence (gauto
+    // with varlen is not built); with a symbolic length or batch it does
+    // not split.
+    std::string reduce = p.varlen ? std::string() : std::string("REDUCE@kv=gauto,");
     if (!p.seq_k.symbolic && !p.batch.symbolic) {
       int64_t heads = p.batch.value * (pack ? p.heads_kv : p.heads_q) * tiles;
       int64_t parts = autoSplitCount(p.seq_k.value, /*block (f1x8)=*/64, heads);
@@ -404,6 +404,11 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
                         std::to_string(warps) + "x1/f1x" + (short32 ? "4" : "8") + "/k4,STAGE@kv=" + stage + "," +
                         reduce + "EXP=ex2" +
                         (pack ? ",PACK=gqa" : "");
+    if (p.varlen)
+      return {knobs, "default for a varlen decode batch on " + t.name + ": the decode row without PACK=gqa, " +
+                         (reduce.empty() ? std::string("without a split (gauto with varlen is not built)")
+                                         : std::string("its split count pinned for the longest sequence")) +
+                         " (not measured)"};
     return {knobs, "default for decode on " + t.name + ": " + kDecodeMeasured +
                        (t.sm == 90 ? std::string() : std::string(" (not measured on ") + t.name +
                                                          "; it runs the same mma.sync there)")};
