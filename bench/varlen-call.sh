@@ -21,7 +21,7 @@ for name in $(names bench/perf-varlen.txt); do
   timeout 60 $R --full-lengths --no-check --bench 30 --json $OUT/t/x.jsonl build-bundles/$name > /dev/null || echo "$name (full) failed"
 done
 timeout 120 python3 scripts/anchors-varlen.py $OUT/t/x.jsonl > $OUT/t/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
-NO_FLEX=1 timeout 60 python3 scripts/anchors-all.py 16,16,16,4096,4096,128,bf16,causal > $OUT/t/dense-anchors.jsonl 2>/dev/null || echo dense anchors failed
+NO_FLEX=1 timeout 90 python3 scripts/anchors-all.py 16,16,16,4096,4096,128,bf16,causal 8,32,8,1,32768,128,bf16 > $OUT/t/dense-anchors.jsonl 2>/dev/null || echo dense anchors failed
 python3 - $OUT/t <<'PY'
 import datetime, json, os, sys
 d = sys.argv[1]
