@@ -528,9 +528,11 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
       if (failed(v.visit(op)))
         return failure();
     }
+    // (The reduce goes with the map: its schedule is read first.)
+    ScheduleAttr schedAttr = reduce.getScheduleAttr();
     map.erase();
 
-    fn->setAttr("attncc.schedule", reduce.getScheduleAttr());
+    fn->setAttr("attncc.schedule", schedAttr);
     Builder fb(fn.getContext());
     // attncc-atomize picks the instruction of the family.
     if (tile.atom->kind == ::attncc::AtomKind::Wgmma || tile.atom->kind == ::attncc::AtomKind::Tcgen05) {
