@@ -39,20 +39,35 @@ scf::ParallelOp getFreeAxisMap(ReduceOp r, StringRef knob, bool perSequence) {
     }
     // perSequence: bounds computed in the map's body, but not from its
     // last axis (the rows): the same for every row of a sequence.
-    if (d && map->isProperAncestor(d)) {
-      SetVector<Operation *> slice;
-      BackwardSliceOptions opts;
-      opts.filter = [&](Operation *op) { return map->isProperAncestor(op); };
-      (void)getBackwardSlice(bound, &slice, opts);
-      slice.insert(d);
-      for (Operation *op : slice)
-        if (llvm::is_contained(op->getOperands(), row)) {
-          r.emitOpError() << knob << " needs the reduce bounds the same for every row of the map";
-          return {};
-        }
+    if (dependsOnRow(bound, map)) {
+      r.emitOpError() << knob << " needs the reduce bounds the same for every row of the map";
+      return {};
     }
   }
   return map;
+}
+
+bool dependsOnRow(Value v, scf::ParallelOp map) {
+  Value row = map.getInductionVars().back();
+  if (v == row)
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || !map->isProperAncestor(def))
+    return false;
+  SetVector<Operation *> slice;
+  BackwardSliceOptions opts;
+  opts.filter = [&](Operation *op) { return map->isProperAncestor(op); };
+  (void)getBackwardSlice(v, &slice, opts);
+  slice.insert(def);
+  return llvm::any_of(slice, [&](Operation *op) { return llvm::is_contained(op->getOperands(), row); });
+}
+
+std::optional<std::pair<Value, OperandRange>> memoryAccess(Operation *op) {
+  if (auto l = dyn_cast<vector::LoadOp>(op)) return std::make_pair(l.getBase(), l.getIndices());
+  if (auto s = dyn_cast<vector::StoreOp>(op)) return std::make_pair(s.getBase(), s.getIndices());
+  if (auto l = dyn_cast<memref::LoadOp>(op)) return std::make_pair(l.getMemRef(), l.getIndices());
+  if (auto s = dyn_cast<memref::StoreOp>(op)) return std::make_pair(s.getMemRef(), s.getIndices());
+  return std::nullopt;
 }
 
 Value allocOverMap(OpBuilder &b, Location loc, scf::ParallelOp map, ArrayRef<Value> extra,

@@ -57,6 +57,14 @@ void buildMapBefore(OpBuilder &b, Location loc, scf::ParallelOp map, Value lo, V
 /// Frees buffers right after `map`.
 void deallocAfter(OpBuilder &b, Location loc, scf::ParallelOp map, ValueRange buffers);
 
+/// Whether `v` is computed from the map's last induction variable (the
+/// rows): it is that variable, or an op of its backward slice inside the
+/// map reads it.
+bool dependsOnRow(Value v, scf::ParallelOp map);
+
+/// The memref a vector or memref load or store addresses, and its indices.
+std::optional<std::pair<Value, OperandRange>> memoryAccess(Operation *op);
+
 } // namespace mlir::attncc
 
 #endif

@@ -50,15 +50,6 @@ BlockArgument argWithRole(func::FuncOp fn, StringRef role) {
   return {};
 }
 
-/// The memref a load or store of Q, O or the LSE addresses, and its indices.
-std::optional<std::pair<Value, OperandRange>> access(Operation *op) {
-  if (auto l = dyn_cast<vector::LoadOp>(op)) return std::make_pair(l.getBase(), l.getIndices());
-  if (auto s = dyn_cast<vector::StoreOp>(op)) return std::make_pair(s.getBase(), s.getIndices());
-  if (auto l = dyn_cast<memref::LoadOp>(op)) return std::make_pair(l.getMemRef(), l.getIndices());
-  if (auto s = dyn_cast<memref::StoreOp>(op)) return std::make_pair(s.getMemRef(), s.getIndices());
-  return std::nullopt;
-}
-
 /// The KV heads: k's dimension named heads_kv (attncc.dims: [B, Hkv, Sk, D],
 /// or a paged cache's HND [pages, Hkv, P, D]), or a paged NHD cache's
 /// heads_kv_x_head_dim ([pages, P, Hkv * D]) divided by q's head dim.
@@ -122,7 +113,7 @@ LogicalResult pack(ReduceOp r) {
         if (d && *d != 1 && *d != 2)
           continue;
       }
-      auto acc = access(user);
+      auto acc = memoryAccess(user);
       if (!acc || acc->first != a || acc->second.size() < 3 || acc->second[1] != iH ||
           acc->second[2] != iR)
         return user->emitOpError("PACK=gqa needs every access of q, o and lse at the map's "

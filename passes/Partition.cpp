@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "schedule/Geometry.h"
 #include "ir/Carrier.h"
+#include "passes/MapUtils.h"
 #include "passes/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -373,26 +374,6 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     return nullptr;
   }
 
-  /// Whether the reduce's bounds are computed from the map's row index.
-  static bool rangeDependsOnRow(ReduceOp reduce, scf::ParallelOp map) {
-    Value row = map.getInductionVars().back();
-    for (Value bound : {reduce.getLower(), reduce.getUpper()}) {
-      SetVector<Operation *> slice;
-      BackwardSliceOptions opts;
-      opts.filter = [&](Operation *op) { return map->isProperAncestor(op); };
-      if (Operation *def = bound.getDefiningOp()) {
-        (void)getBackwardSlice(bound, &slice, opts);
-        slice.insert(def);
-      }
-      if (bound == row)
-        return true;
-      for (Operation *op : slice)
-        if (llvm::is_contained(op->getOperands(), row))
-          return true;
-    }
-    return false;
-  }
-
   /// Inlines the front end's row guard (varlen: `scf.if %i < %len_q`
   /// around a row's reduce and stores, marked attncc.row_guard) into the
   /// map. A tile of rows needs no guard: every memory access indexed by the
@@ -407,14 +388,11 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
       return guard.emitOpError("attncc-partition: a row guard is `scf.if %row < %bound` without an else");
     Value bound = cmp.getRhs();
     WalkResult w = guard.getThenRegion().walk([&](Operation *op) {
-      Value mem;
-      ValueRange idx;
-      if (auto l = dyn_cast<vector::LoadOp>(op)) mem = l.getBase(), idx = l.getIndices();
-      else if (auto l = dyn_cast<memref::LoadOp>(op)) mem = l.getMemRef(), idx = l.getIndices();
-      else if (auto st = dyn_cast<vector::StoreOp>(op)) mem = st.getBase(), idx = st.getIndices();
-      else if (auto st = dyn_cast<memref::StoreOp>(op)) mem = st.getMemRef(), idx = st.getIndices();
-      else return WalkResult::advance();
-      for (auto [d, x] : llvm::enumerate(idx)) {
+      auto acc = mlir::attncc::memoryAccess(op);
+      if (!acc)
+        return WalkResult::advance();
+      Value mem = acc->first;
+      for (auto [d, x] : llvm::enumerate(acc->second)) {
         if (x != row)
           continue;
         auto view = mem.getDefiningOp<memref::SubViewOp>();
@@ -496,7 +474,8 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     v.oldRow = ivs.back();
     Value tileIv = tileFirst ? tiledIvs.front() : tiledIvs.back();
     tileIv.setLoc(named(loc, "tile"));
-    if (rangeDependsOnRow(reduce, map)) {
+    using mlir::attncc::dependsOnRow;
+    if (dependsOnRow(reduce.getLower(), map) || dependsOnRow(reduce.getUpper(), map)) {
       // Rows fold different numbers of elements (causal: the last rows the
       // most). Launch order follows the map, so run the tiles last to first:
       // the longest CTAs start first and the short ones fill in behind them.
