@@ -374,3 +374,30 @@ func.func @per_sequence(%x: memref<3x100x100xf32>, %lens: memref<3xindex>, %lq: 
   }
   return
 }
+
+// -----
+
+// gauto computes its count before the map from the reduce's length; a
+// length computed per sequence in the map's body is refused.
+
+#s = #monoid.carrier<s: add(0)>
+#ga = #monoid.schedule<"REDUCE@n=gauto">
+
+func.func @per_sequence_gauto(%x: memref<3x100x100xf32>, %lens: memref<3xindex>, %out: memref<3x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%b, %i) = (%c0, %c0) to (%c3, %c100) step (%c1, %c1) {
+    %hi = memref.load %lens[%b] : memref<3xindex>
+    // expected-error@+1 {{'monoid.reduce' op REDUCE@n=gauto needs the reduce's length before the map (a count per sequence is not built; pin g<n>k)}}
+    %r = monoid.reduce "n" %c0 to %hi carrier #s schedule #ga : f32 {
+    ^bb0(%j: index):
+      %xj = memref.load %x[%b, %i, %j] : memref<3x100x100xf32>
+      monoid.yield %xj : f32
+    }
+    memref.store %r, %out[%b, %i] : memref<3x100xf32>
+    scf.reduce
+  }
+  return
+}
