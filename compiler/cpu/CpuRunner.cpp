@@ -305,6 +305,8 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
         bufs.push_back(ints({B}, in.kv_lens));
       else if (r == "cu_seqlens_q" || r == "cu_seqlens_k")
         bufs.push_back(ints({B + 1}, r == "cu_seqlens_q" ? in.cu_seqlens_q : in.cu_seqlens_k));
+      else if (r == "seqused_q" || r == "seqused_k")
+        bufs.push_back(ints({B}, r == "seqused_q" ? in.seqused_q : in.seqused_k));
       else if (r == "o")
         bufs.emplace_back(p.dtype, p.varlen ? p.packedShape(false, totalQ) : std::vector<int64_t>{B, Hq, Sq, D});
       else if (r == "lse")
@@ -352,10 +354,12 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
     read(bufs[bufs.size() - 2], outs.out);
     read(bufs.back(), outs.lse);
     // Varlen: packed O as the logical [B, Hq, Sq, D]; the LSE's rows past a
-    // sequence must still hold the poison.
+    // sequence (and O's rows in a gap, seqused) must still hold the poison.
     if (p.varlen) {
       std::vector<double> packed = std::move(outs.out);
-      outs.writtenPastSequence = unpackVarlen(p, in, packed, outs.out, outs.lse);
+      WrittenPast w = unpackVarlen(p, in, packed, outs.out, outs.lse);
+      outs.writtenPastSequence = w.lseRows;
+      outs.gapRowsWritten = w.gapRows;
     }
   } else {
     read(bufs.back(), outs.out);

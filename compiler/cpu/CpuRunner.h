@@ -24,6 +24,9 @@ struct CpuOutputs {
   /// Varlen: LSE rows past a sequence's length that the kernel wrote (they
   /// keep its values, which the LSE check holds against -inf).
   int64_t writtenPastSequence = 0;
+  /// Varlen with seqused: O rows in a gap between sequences that the kernel
+  /// wrote (none may be).
+  int64_t gapRowsWritten = 0;
 };
 
 /// Lowers a copy of `loopModule` (loop-level IR: no monoid.reduce left) to the

@@ -73,6 +73,11 @@ std::vector<const char *> argRoles(const Problem &p) {
     if (!p.paged()) // a paged cache's keys: kv_lens
       roles.push_back("cu_seqlens_k");
   }
+  if (p.seqused) {
+    roles.push_back("seqused_q");
+    if (!p.paged())
+      roles.push_back("seqused_k");
+  }
   roles.push_back("o");
   roles.push_back("lse");
   return roles;
@@ -195,6 +200,8 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
   Value lens = p.paged() ? entry->getArgument(a++) : Value();
   Value cuQ = p.varlen ? entry->getArgument(a++) : Value();
   Value cuK = p.varlen && !p.paged() ? entry->getArgument(a++) : Value();
+  Value usedQ = p.seqused ? entry->getArgument(a++) : Value();
+  Value usedK = p.seqused && !p.paged() ? entry->getArgument(a++) : Value();
   Value o = entry->getArgument(a++), lse = entry->getArgument(a++);
   nameArgs(entry, argRoles(p));
 
@@ -251,7 +258,10 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
       };
       Value next = arith::AddIOp::create(b, loc, bi, c1);
       Value q0 = cu(cuQ, bi, "seq_q0");
-      lenQ = arith::SubIOp::create(b, monoid::named(loc, "len_q"), cu(cuQ, next, "seq_q1"), q0);
+      // seqused: the rows (keys) a sequence uses, the start of its span;
+      // the rest of the span is a gap outside its views.
+      lenQ = usedQ ? cu(usedQ, bi, "len_q")
+                   : arith::SubIOp::create(b, monoid::named(loc, "len_q"), cu(cuQ, next, "seq_q1"), q0).getResult();
       auto rows = [&](Value m, Value start, Value len, const char *name) -> Value {
         auto mt = cast<MemRefType>(m.getType());
         SmallVector<OpFoldResult> offs{start, b.getIndexAttr(0)},
@@ -261,7 +271,8 @@ void buildAttention(OpBuilder &b, func::FuncOp fn, const Problem &p, monoid::Sch
       // Keys packed (cu_seqlens_k), or a paged cache's (kv_lens, above).
       if (!p.paged()) {
         Value k0 = cu(cuK, bi, "seq_k0");
-        sk = arith::SubIOp::create(b, monoid::named(loc, "len_k"), cu(cuK, next, "seq_k1"), k0);
+        sk = usedK ? cu(usedK, bi, "len_k")
+                   : arith::SubIOp::create(b, monoid::named(loc, "len_k"), cu(cuK, next, "seq_k1"), k0).getResult();
         ks = rows(k, k0, sk, "k_seq");
         vs = rows(v, k0, sk, "v_seq");
       }
@@ -477,6 +488,11 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
       if (!p.paged())
         args.push_back(MemRefType::get({B1}, b.getI32Type())); // cu_seqlens_k
     }
+    if (p.seqused) {
+      args.push_back(MemRefType::get({B}, b.getI32Type())); // seqused_q
+      if (!p.paged())
+        args.push_back(MemRefType::get({B}, b.getI32Type())); // seqused_k
+    }
     args.push_back(qo);                                       // o
     args.push_back(MemRefType::get({B, p.heads_q, Sq}, f32)); // lse
   } else {
@@ -506,7 +522,7 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Problem &p, const Sche
       return {"batch", "heads_kv", "seq_k", "head_dim"};
     if (role == "block_table")
       return {"batch", "max_pages"};
-    if (role == "kv_lens")
+    if (role == "kv_lens" || role == "seqused_q" || role == "seqused_k")
       return {"batch"};
     if (role == "bias")
       return {p.bias_batch_broadcast ? "1" : "batch", p.bias_head_broadcast ? "1" : "heads_q",

@@ -181,6 +181,10 @@ const std::vector<int32_t> *indexInputFor(const std::string &role, const Inputs 
     return &in.cu_seqlens_q;
   if (role == "cu_seqlens_k")
     return &in.cu_seqlens_k;
+  if (role == "seqused_q")
+    return &in.seqused_q;
+  if (role == "seqused_k")
+    return &in.seqused_k;
   return nullptr;
 }
 
@@ -521,7 +525,9 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
   // the LSE rows past a sequence must keep the poison (unpackVarlen).
   if (p.varlen) {
     std::vector<double> packed = std::move(outputs[0]);
-    res.writtenPastSequence = unpackVarlen(p, in, packed, outputs[0], outputs[1]);
+    WrittenPast w = unpackVarlen(p, in, packed, outputs[0], outputs[1]);
+    res.writtenPastSequence = w.lseRows;
+    res.gapRowsWritten = w.gapRows;
     res.cuSeqlensQ = in.cu_seqlens_q;
     res.cuSeqlensK = in.cu_seqlens_k;
   }
@@ -588,6 +594,9 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     }
     if (res.gpuRefO)
       res.pass = res.pass && res.gpuRefO->pass && res.gpuRefLse->pass;
+    // seqused: an O row in a gap between sequences written fails the check.
+    if (res.gapRowsWritten)
+      res.pass = false;
   }
   res.status = judge({/*ran=*/true, res.checked, res.pass, res.allWritten, res.deterministic},
                      o.control);

@@ -74,6 +74,9 @@ struct RunResult {
   /// Varlen: LSE rows past a sequence's length the kernel wrote (checkLse
   /// holds them against -inf).
   int64_t writtenPastSequence = 0;
+  /// Varlen with seqused: O rows in a gap between sequences the kernel
+  /// wrote (any fails the check).
+  int64_t gapRowsWritten = 0;
   /// Varlen: the cumulative lengths it drew (the same seed draws the same).
   std::vector<int32_t> cuSeqlensQ, cuSeqlensK;
   Status status = Status::Error;

@@ -33,6 +33,10 @@
 //   paged cache (chunked prefill over a KV cache) only the queries are
 //   packed: the keys are the cache's, kv_lens[b] of them, and there is no
 //   cu_seqlens_k.
+//   With seqused (FlashAttention-3's seqused_q, seqused_k: int32 [B]),
+//   len_q = seqused_q[b] and len_k = seqused_k[b], each at most its
+//   sequence's span in the cumulative lengths; the rows of a span past its
+//   length are a gap: not read, and O's rows there are not written.
 //   For both row reductions scale defaults to 1, heads_kv must equal heads_q,
 //   head_dim is ignored (neither validated nor used), and the attention-only
 //   modifiers (causal, window, bias, alibi, softcap) are rejected.
@@ -68,7 +72,7 @@ constexpr const char *kHeadDimsText = "one of 32, 64, 96, 128, 256";
 constexpr const char *kKeys[] = {"kind",   "batch",  "heads_q", "heads_kv", "seq_q",
                                  "seq_k",  "head_dim", "dtype", "scale",    "causal",
                                  "window", "bias",   "alibi",   "softcap",  "paged",
-                                 "num_pages", "kv_layout", "varlen"};
+                                 "num_pages", "kv_layout", "varlen", "seqused"};
 constexpr int64_t kMaxPageSize = 65536;
 
 /// Shortest decimal text that reads back as the same double ("0.1", not
@@ -201,7 +205,8 @@ bool operator==(const Problem &a, const Problem &b) {
                 a.batch.symbolic) &&
          flagEq(a.bias_head_broadcast, b.bias_head_broadcast, a.heads_q, false) &&
          a.alibi == b.alibi && a.softcap == b.softcap && a.page_size == b.page_size &&
-         a.num_pages == b.num_pages && a.kv_hnd == b.kv_hnd && a.varlen == b.varlen;
+         a.num_pages == b.num_pages && a.kv_hnd == b.kv_hnd && a.varlen == b.varlen &&
+         a.seqused == b.seqused;
 }
 
 std::string ProblemError::message() const {
@@ -278,6 +283,8 @@ std::optional<ProblemError> validate(const Problem &p) {
                      std::string("only for kind attention (kind is ") + kindName(p.kind) + ")");
   if (p.varlen && p.bias)
     return makeError("varlen", "true", "not with bias (a bias over packed sequences is not built yet)");
+  if (p.seqused && !p.varlen)
+    return makeError("seqused", "true", "only with varlen (the lengths used of packed sequences)");
   if (!p.bias && p.bias_batch_broadcast)
     return makeError("bias_batch_broadcast", "true", "only with bias");
   if (!p.bias && p.bias_head_broadcast)
@@ -300,6 +307,7 @@ std::optional<ProblemError> validate(const Problem &p) {
 //  "num_pages": int | null       (paged: pages in the cache) default null (batch * max_pages)
 //  "kv_layout": "nhd" | "hnd"    (paged: the cache's layout)  default "nhd"
 //  "varlen": bool     (packed sequences; seq_q, seq_k the longest) default false
+//  "seqused": bool    (varlen: seqused_q / seqused_k [B], the rows used) default false
 //  "bias": false | true | "none" | "full" | [Bb, Hb, Sq, Sk]   default false
 //     shape entries are ints or "?"; Bb is 1 (broadcast) or B, Hb is 1 or Hq,
 //     a symbolic extent is written "?".}
@@ -502,6 +510,8 @@ public:
         ok = readBool(v, "causal", p.causal);
       } else if (key == "varlen") {
         ok = readBool(v, "varlen", p.varlen);
+      } else if (key == "seqused") {
+        ok = readBool(v, "seqused", p.seqused);
       } else if (key == "alibi") {
         ok = readBool(v, "alibi", p.alibi);
       } else if (key == "bias") {
@@ -590,6 +600,7 @@ std::string problemToJson(const Problem &p) {
   j["num_pages"] = p.num_pages ? ojson(p.num_pages) : ojson(nullptr);
   j["kv_layout"] = p.kv_hnd ? "hnd" : "nhd";
   j["varlen"] = p.varlen;
+  j["seqused"] = p.seqused;
   return j.dump(2);
 }
 

@@ -80,6 +80,12 @@ struct Problem {
   // as for separate tensors of those lengths). With a paged cache only Q and
   // O are packed (cu_seqlens_q); the keys are the cache's (kv_lens).
   bool varlen = false;
+  // Varlen with seqused (FlashAttention-3's seqused_q / seqused_k): sequence
+  // b uses the first seqused_q[b] of its rows [cu_seqlens_q[b],
+  // cu_seqlens_q[b + 1]) and the first seqused_k[b] of its keys (int32 [B],
+  // each at most its span); the rest of its span is a gap nothing reads and
+  // nothing writes. With a paged cache only seqused_q (the keys: kv_lens).
+  bool seqused = false;
 
   bool paged() const { return page_size > 0; }
   /// ceil(seq_k / page_size): the block table's row length.

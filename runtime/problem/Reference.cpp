@@ -258,38 +258,58 @@ void makeVarlen(const Problem &p, Inputs &in, uint64_t seed, bool fullLengths) {
   };
   // With a paged cache the keys are the cache's (makePaged: kv_lens).
   bool keys = !p.paged();
+  // seqused: a gap of 1 to 3 rows after each sequence.
+  auto gap = [&]() { return p.seqused ? 1 + int64_t(rng() % 3) : int64_t(0); };
   in.cu_seqlens_q.assign(1, 0);
   in.cu_seqlens_k.assign(keys ? 1 : 0, 0);
+  in.seqused_q.clear();
+  in.seqused_k.clear();
   for (int64_t b = 0; b < B; ++b) {
-    in.cu_seqlens_q.push_back(int32_t(in.cu_seqlens_q.back() + draw(b, Sq, 0)));
-    if (keys)
-      in.cu_seqlens_k.push_back(int32_t(in.cu_seqlens_k.back() + draw(b, Sk, 1)));
+    int64_t lq = draw(b, Sq, 0);
+    if (p.seqused)
+      in.seqused_q.push_back(int32_t(lq));
+    in.cu_seqlens_q.push_back(int32_t(in.cu_seqlens_q.back() + lq + gap()));
+    if (keys) {
+      int64_t lk = draw(b, Sk, 1);
+      if (p.seqused)
+        in.seqused_k.push_back(int32_t(lk));
+      in.cu_seqlens_k.push_back(int32_t(in.cu_seqlens_k.back() + lk + gap()));
+    }
   }
-  // Packed [total, H, D] from the logical [B, H, S, D].
-  auto pack = [&](const std::vector<float> &logical, const std::vector<int32_t> &cu, int64_t H,
-                  int64_t S, std::vector<float> &packed) {
-    packed.assign(size_t(cu.back()) * size_t(H * D), 0.0f);
+  // Packed [total, H, D] from the logical [B, H, S, D]; a gap's rows hold
+  // `gapValue` (NaN in K and V: a key read from a gap poisons its row; 0.25
+  // in Q: a query row computed in a gap stores finite values, which the
+  // check finds in O's gap).
+  auto pack = [&](const std::vector<float> &logical, const std::vector<int32_t> &cu,
+                  const std::vector<int32_t> &used, int64_t H, int64_t S, std::vector<float> &packed,
+                  float gapValue) {
+    packed.assign(size_t(cu.back()) * size_t(H * D), gapValue);
     for (int64_t b = 0; b < B; ++b)
-      for (int64_t i = 0; i < cu[size_t(b) + 1] - cu[size_t(b)]; ++i)
+      for (int64_t i = 0; i < (used.empty() ? cu[size_t(b) + 1] - cu[size_t(b)] : used[size_t(b)]); ++i)
         for (int64_t h = 0; h < H; ++h)
           std::memcpy(&packed[size_t(((cu[size_t(b)] + i) * H + h) * D)],
                       &logical[size_t(((b * H + h) * S + i) * D)], size_t(D) * sizeof(float));
   };
-  pack(in.q, in.cu_seqlens_q, p.heads_q, Sq, in.q_packed);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  pack(in.q, in.cu_seqlens_q, in.seqused_q, p.heads_q, Sq, in.q_packed, 0.25f);
   if (keys) {
-    pack(in.k, in.cu_seqlens_k, p.heads_kv, Sk, in.k_packed);
-    pack(in.v, in.cu_seqlens_k, p.heads_kv, Sk, in.v_packed);
+    pack(in.k, in.cu_seqlens_k, in.seqused_k, p.heads_kv, Sk, in.k_packed, nan);
+    pack(in.v, in.cu_seqlens_k, in.seqused_k, p.heads_kv, Sk, in.v_packed, nan);
   }
 }
 } // namespace
 
 int64_t Inputs::lenQ(const Problem &p, int64_t b) const {
+  if (p.varlen && size_t(b) < seqused_q.size())
+    return seqused_q[size_t(b)];
   if (p.varlen && size_t(b) + 1 < cu_seqlens_q.size())
     return cu_seqlens_q[size_t(b) + 1] - cu_seqlens_q[size_t(b)];
   return p.seq_q.value;
 }
 
 int64_t Inputs::lenK(const Problem &p, int64_t b) const {
+  if (p.varlen && size_t(b) < seqused_k.size())
+    return seqused_k[size_t(b)];
   if (p.varlen && size_t(b) + 1 < cu_seqlens_k.size())
     return cu_seqlens_k[size_t(b) + 1] - cu_seqlens_k[size_t(b)];
   if (!kv_lens.empty())
@@ -310,7 +330,10 @@ std::optional<ProblemError> checkVarlenInputs(const Problem &p, const Inputs &in
     if ((*cu)[0] != 0)
       return ProblemError{std::string(name) + "[0]", std::to_string((*cu)[0]), "0 (the first sequence starts at row 0)"};
     for (int64_t b = 0; b < B; ++b) {
+      // With seqused a span may hold a gap past its length (checked below).
       int64_t len = int64_t((*cu)[size_t(b) + 1]) - (*cu)[size_t(b)];
+      if (p.seqused && len >= 0)
+        continue;
       if (len < 0 || len > max)
         return ProblemError{std::string(name) + "[" + std::to_string(b + 1) + "]",
                             std::to_string((*cu)[size_t(b) + 1]),
@@ -319,15 +342,38 @@ std::optional<ProblemError> checkVarlenInputs(const Problem &p, const Inputs &in
                                 " (" + maxName + ", the longest sequence) more"};
     }
   }
+  if (!p.seqused)
+    return std::nullopt;
+  for (auto [name, used, cu, max, maxName] :
+       {std::tuple{"seqused_q", &in.seqused_q, &in.cu_seqlens_q, p.seq_q.value, "seq_q"},
+        std::tuple{"seqused_k", &in.seqused_k, &in.cu_seqlens_k, p.seq_k.value, "seq_k"}}) {
+    if (p.paged() && used == &in.seqused_k) // the cache's keys: kv_lens
+      continue;
+    if (int64_t(used->size()) != B)
+      return ProblemError{name, std::to_string(used->size()) + " entries", "batch = " + std::to_string(B) + " lengths"};
+    for (int64_t b = 0; b < B; ++b) {
+      int64_t span = int64_t((*cu)[size_t(b) + 1]) - (*cu)[size_t(b)], len = (*used)[size_t(b)];
+      if (len < 0 || len > std::min(span, max))
+        return ProblemError{std::string(name) + "[" + std::to_string(b) + "]", std::to_string(len),
+                            "0 to " + std::to_string(std::min(span, max)) + " (sequence " + std::to_string(b) +
+                                "'s span in cu_seqlens" + std::string(name).substr(7) + ", at most " +
+                                maxName + ")"};
+    }
+  }
   return std::nullopt;
 }
 
-int64_t unpackVarlen(const Problem &p, const Inputs &in, const std::vector<double> &packedO,
-                     std::vector<double> &o, std::vector<double> &lse) {
-  int64_t B = p.batch.value, Hq = p.heads_q, Sq = p.seq_q.value, D = p.head_dim, written = 0;
+WrittenPast unpackVarlen(const Problem &p, const Inputs &in, const std::vector<double> &packedO,
+                         std::vector<double> &o, std::vector<double> &lse) {
+  int64_t B = p.batch.value, Hq = p.heads_q, Sq = p.seq_q.value, D = p.head_dim;
+  WrittenPast written;
   o.assign(size_t(B * Hq * Sq * D), 0.0);
   for (int64_t b = 0; b < B; ++b) {
     int64_t start = in.cu_seqlens_q[size_t(b)], len = in.lenQ(p, b);
+    // The gap after the sequence's rows (seqused): still the poison.
+    for (int64_t i = start + len; i < in.cu_seqlens_q[size_t(b) + 1]; ++i)
+      written.gapRows += std::any_of(&packedO[size_t(i * Hq * D)], &packedO[size_t((i + 1) * Hq * D)],
+                                     [](double x) { return !std::isnan(x); });
     for (int64_t h = 0; h < Hq; ++h) {
       for (int64_t i = 0; i < len; ++i)
         std::memcpy(&o[size_t(((b * Hq + h) * Sq + i) * D)], &packedO[size_t(((start + i) * Hq + h) * D)],
@@ -337,7 +383,7 @@ int64_t unpackVarlen(const Problem &p, const Inputs &in, const std::vector<doubl
         if (std::isnan(x))
           x = -std::numeric_limits<double>::infinity();
         else
-          ++written;
+          ++written.lseRows;
       }
     }
   }

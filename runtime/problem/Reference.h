@@ -46,6 +46,9 @@ struct Inputs {
   // hold values no result may depend on); the kernel reads the packed ones.
   std::vector<int32_t> cu_seqlens_q, cu_seqlens_k; // [B + 1], from 0
   std::vector<float> q_packed, k_packed, v_packed; // [total_q, Hq, D], [total_k, Hkv, D]
+  // Varlen with seqused: the rows and keys each sequence uses ([B]); the
+  // rest of its span is a gap (NaN in the packed Q, K and V).
+  std::vector<int32_t> seqused_q, seqused_k;
   /// Sequence b's query rows (keys): Sq (Sk) unless varlen (or paged keys).
   int64_t lenQ(const Problem &p, int64_t b) const;
   int64_t lenK(const Problem &p, int64_t b) const;
@@ -64,6 +67,9 @@ Shapes shapesOf(const Problem &p);
 /// k and v (rows past seq_k are 0), every page no sequence uses is NaN, and
 /// the table's slots past a sequence's length name random pages (a kernel
 /// that reads a key past kv_lens[b] into its result reads NaN).
+/// With seqused, each span is its length plus a gap of 1 to 3 rows; a gap's
+/// rows are NaN in the packed K and V (a key read from a gap makes its row
+/// NaN) and 0.25 in Q (a row computed in a gap stores finite values there).
 /// Varlen problems get ragged lengths (uniform in [1, seq_q] and [1, seq_k],
 /// the last sequence full; with 3 or more sequences the first has no query
 /// rows and the second no keys) and the packed Q, K and V built from q, k, v
@@ -80,7 +86,8 @@ std::optional<ProblemError> checkPagedInputs(const Problem &p, const Inputs &in)
 
 /// The first thing wrong with a varlen problem's cumulative lengths: a wrong
 /// count (batch + 1), a first entry other than 0, a decreasing entry, or a
-/// length over seq_q / seq_k.
+/// length over seq_q / seq_k; with seqused, a count other than batch or a
+/// length outside [0, its span].
 std::optional<ProblemError> checkVarlenInputs(const Problem &p, const Inputs &in);
 
 /// A varlen kernel's packed O [total_q, Hq, D] as the logical [B, Hq, Sq, D]
@@ -88,9 +95,14 @@ std::optional<ProblemError> checkVarlenInputs(const Problem &p, const Inputs &in
 /// gives a row without keys), and its LSE [B, Hq, Sq] with the rows past a
 /// sequence's length that it left as the poison it found (NaN) set to the
 /// reference's -inf. A row it wrote keeps the kernel's value, which checkLse
-/// then holds against -inf. Returns the number of such rows.
-int64_t unpackVarlen(const Problem &p, const Inputs &in, const std::vector<double> &packedO,
-                     std::vector<double> &o, std::vector<double> &lse);
+/// then holds against -inf. With seqused, the O rows in the gaps must still
+/// hold the poison too: a gap row with any element written is counted.
+struct WrittenPast {
+  int64_t lseRows = 0; // LSE rows past a sequence's length, written
+  int64_t gapRows = 0; // O rows in a gap between sequences (seqused), written
+};
+WrittenPast unpackVarlen(const Problem &p, const Inputs &in, const std::vector<double> &packedO,
+                         std::vector<double> &o, std::vector<double> &lse);
 
 /// Attention's flops for the lengths of `in` (varlen: the sum over the
 /// sequences; otherwise Problem::flops()).

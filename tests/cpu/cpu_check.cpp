@@ -31,6 +31,7 @@
 #include "ir/MonoidOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "runtime/problem/Reference.h"
 #include "runtime/problem/Verdict.h"
 
@@ -359,6 +360,21 @@ std::vector<Case> sweep() {
   add("varlen symbolic", with(varlen(attn(3, 2, 2, 33, 40, 64), true), [](Problem &p) {
         p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
       }), tc16);
+  // seqused (FlashAttention-3's seqused_q / seqused_k): a gap of 1 to 3
+  // rows after each sequence, NaN in K and V (a key read from it poisons the
+  // row), 0.25 in Q; O's gap rows must keep the poison (unpackVarlen).
+  auto seqused = [varlen](Problem p, bool causal = false) {
+    p = varlen(p, causal);
+    p.seqused = true;
+    return p;
+  };
+  add("varlen seqused untiled", seqused(attn(3, 2, 2, 30, 70, 64)));
+  add("varlen seqused mma ring causal", seqused(attn(4, 4, 2, 50, 90, 64), true), tc16 + ",STAGE@kv=d2/cp/ring/pad,EXP=ex2");
+  add("varlen seqused wgmma tma ring", seqused(attn(3, 1, 1, 70, 130, 64), true),
+      "TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@kv=d2/tma/ring/swz128");
+  add("varlen seqused split mma decode", seqused(attn(4, 4, 2, 3, 300, 64)), tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g4k");
+  add("varlen seqused paged scalar", with(seqused(attn(3, 2, 2, 30, 90, 64), true), [](Problem &p) { p.page_size = 16; }),
+      "TILE@kv=n16/f1");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),
@@ -428,6 +444,29 @@ std::vector<Case> sweep() {
     });
   };
   cs.push_back(pastEnd);
+  // seqused: each row's O also stored in the first row of its sequence's
+  // gap (the used rows and the LSE stay right): only the gap's poison
+  // check can see it.
+  Case gapWrite{"CONTROL varlen seqused O stored in a gap",
+                with(attn(3, 2, 2, 30, 50, 64), [](Problem &p) { p.varlen = p.seqused = true; }),
+                "TILE@kv=n16/f1", false};
+  gapWrite.mutate = [named](mlir::ModuleOp m) {
+    mlir::Value lenQ;
+    m.walk([&](mlir::arith::IndexCastUIOp c) {
+      if (named(c.getResult(), "len_q"))
+        lenQ = c.getResult();
+    });
+    m.walk([&](mlir::vector::StoreOp st) {
+      auto view = st.getBase().getDefiningOp<mlir::memref::SubViewOp>();
+      if (!lenQ || !view || !named(view.getResult(), "o_seq"))
+        return;
+      mlir::OpBuilder b(st);
+      mlir::SmallVector<mlir::Value> at(st.getIndices());
+      at[0] = lenQ;
+      mlir::vector::StoreOp::create(b, st.getLoc(), st.getValueToStore(), st.getBase(), at);
+    });
+  };
+  cs.push_back(gapWrite);
   return cs;
 }
 
@@ -508,6 +547,10 @@ Outcome runCase(const Case &c, uint64_t seed, const std::string &dumpLlvm) {
   }
   if (outs.writtenPastSequence)
     o.detail += "; " + std::to_string(outs.writtenPastSequence) + " LSE rows past a sequence written";
+  if (outs.gapRowsWritten) {
+    o.detail += "; " + std::to_string(outs.gapRowsWritten) + " O rows in gaps written (OUTSIDE A SEQUENCE)";
+    within = false;
+  }
   if (!outs.repeatable)
     o.detail += "; NOT REPEATABLE";
   auto noNaN = [](const std::vector<double> &v) {

@@ -282,7 +282,7 @@ TEST_CASE("JSON: round trip", "[problem][json]") {
 TEST_CASE("JSON: structural errors", "[problem][json]") {
   CHECK(jsonError(R"({"heads": 8})") ==
         "invalid json key = \"heads\": one of kind, batch, heads_q, heads_kv, seq_q, seq_k, "
-        "head_dim, dtype, scale, causal, window, bias, alibi, softcap, paged, num_pages, kv_layout, varlen");
+        "head_dim, dtype, scale, causal, window, bias, alibi, softcap, paged, num_pages, kv_layout, varlen, seqused");
   CHECK(jsonError("[1,2]") == "invalid json = [1,2]: a JSON object");
   CHECK(jsonError("42") == "invalid json = 42: a JSON object");
 
@@ -471,4 +471,22 @@ TEST_CASE("varlen: validation and JSON", "[problem][json][varlen]") {
   auto none = problemFromJson(R"({"varlen": false})", err);
   REQUIRE(none);
   CHECK_FALSE(none->varlen);
+}
+
+TEST_CASE("seqused: only with varlen; JSON", "[problem][json][varlen]") {
+  Problem p = attention(3, 8, 2, 100, 200, 64);
+  p.varlen = p.seqused = true;
+  CHECK(validateError(p).empty());
+  Problem q = p;
+  q.varlen = false;
+  CHECK(validateError(q) == "invalid seqused = true: only with varlen (the lengths used of packed sequences)");
+  CHECK(jsonError(R"({"seqused": "yes"})") == "invalid seqused = \"yes\": true or false");
+  ProblemError err;
+  auto back = problemFromJson(problemToJson(p), err);
+  REQUIRE(back);
+  CHECK(back->seqused);
+  CHECK(*back == p);
+  q = p;
+  q.seqused = false;
+  CHECK(q != p);
 }

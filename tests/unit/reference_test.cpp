@@ -809,15 +809,82 @@ TEST_CASE("unpackVarlen: packed rows to the logical layout; LSE rows past a sequ
       packed[r * 32 + d] = double(r) + 0.01 * double(d);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> lse{1, 2, nan, 3, 4, 5}, o;
-  CHECK(unpackVarlen(p, in, packed, o, lse) == 0);
+  CHECK(unpackVarlen(p, in, packed, o, lse).lseRows == 0);
   CHECK(lse[2] == -std::numeric_limits<double>::infinity()); // b = 0, row 2: past its 2 rows
   CHECK(o[(0 * 3 + 1) * 32 + 5] == packed[1 * 32 + 5]);
   CHECK(o[(0 * 3 + 2) * 32 + 5] == 0);
   CHECK(o[(1 * 3 + 0) * 32 + 7] == packed[2 * 32 + 7]);
   CHECK(o[(1 * 3 + 2) * 32] == packed[4 * 32]);
   std::vector<double> written{1, 2, 7.5, 3, 4, 5};
-  CHECK(unpackVarlen(p, in, packed, o, written) == 1);
+  CHECK(unpackVarlen(p, in, packed, o, written).lseRows == 1);
   CHECK(written[2] == 7.5); // kept: checkLse holds it against -inf
+}
+
+TEST_CASE("varlen with seqused: gaps between sequences, NaN in the inputs, poison in O", "[reference][varlen]") {
+  Problem p = attention(4, 4, 2, 9, 30, 32);
+  p.varlen = p.seqused = true;
+  p.causal = true;
+  Inputs in = randomInputs(p, 21);
+  REQUIRE(in.seqused_q.size() == 4);
+  REQUIRE(in.seqused_k.size() == 4);
+  CHECK_FALSE(checkVarlenInputs(p, in));
+  int64_t gapsQ = 0;
+  for (int b = 0; b < 4; ++b) {
+    int64_t spanQ = in.cu_seqlens_q[b + 1] - in.cu_seqlens_q[b], spanK = in.cu_seqlens_k[b + 1] - in.cu_seqlens_k[b];
+    CHECK(in.lenQ(p, b) == in.seqused_q[b]);
+    CHECK(in.lenK(p, b) == in.seqused_k[b]);
+    CHECK((spanQ - in.seqused_q[b] >= 1 && spanQ - in.seqused_q[b] <= 3));
+    CHECK((spanK - in.seqused_k[b] >= 1 && spanK - in.seqused_k[b] <= 3));
+    gapsQ += spanQ - in.seqused_q[b];
+    // A gap's rows are NaN in the packed K and V, 0.25 in Q; a used row is
+    // the logical one.
+    for (int64_t i = in.cu_seqlens_q[b] + in.seqused_q[b]; i < in.cu_seqlens_q[b + 1]; ++i)
+      CHECK(in.q_packed[size_t(i) * 4 * 32] == 0.25f);
+    for (int64_t j = in.cu_seqlens_k[b] + in.seqused_k[b]; j < in.cu_seqlens_k[b + 1]; ++j)
+      CHECK((std::isnan(in.k_packed[size_t(j) * 2 * 32 + 31]) && std::isnan(in.v_packed[size_t(j) * 2 * 32])));
+    if (in.seqused_q[b] > 0)
+      CHECK(in.q_packed[size_t(in.cu_seqlens_q[b]) * 4 * 32] == in.q[size_t(b) * 4 * 9 * 32]);
+  }
+  CHECK(gapsQ >= 4); // every sequence has a gap
+  // Refusals: a count other than batch, a length over its span.
+  Inputs bad = in;
+  bad.seqused_k.pop_back();
+  CHECK(checkVarlenInputs(p, bad)->message() == "invalid seqused_k = 3 entries: batch = 4 lengths");
+  bad = in;
+  bad.seqused_q[0] = in.cu_seqlens_q[1] + 1;
+  CHECK(checkVarlenInputs(p, bad)->message() ==
+        "invalid seqused_q[0] = " + std::to_string(in.cu_seqlens_q[1] + 1) + ": 0 to " +
+            std::to_string(in.cu_seqlens_q[1]) + " (sequence 0's span in cu_seqlens_q, at most seq_q)");
+  bad = in;
+  bad.seqused_k[2] = -1;
+  CHECK(checkVarlenInputs(p, bad)->message().rfind("invalid seqused_k[2] = -1: 0 to ", 0) == 0);
+  bad = in;
+  bad.cu_seqlens_q[4] = bad.cu_seqlens_q[3] + 10; // a span over seq_q is a gap: allowed
+  CHECK_FALSE(checkVarlenInputs(p, bad));
+  bad.seqused_q[3] = 10; // a length over seq_q (9) is not
+  CHECK(checkVarlenInputs(p, bad)->message() ==
+        "invalid seqused_q[3] = 10: 0 to 9 (sequence 3's span in cu_seqlens_q, at most seq_q)");
+  bad = in;
+  bad.cu_seqlens_k[2] = bad.cu_seqlens_k[1] - 1; // still non-decreasing spans
+  CHECK(checkVarlenInputs(p, bad)->message().rfind("invalid cu_seqlens_k[2] = ", 0) == 0);
+
+  // unpackVarlen counts an O row of a gap that holds anything but the poison.
+  Problem u = attention(2, 1, 1, 3, 4, 32);
+  u.varlen = u.seqused = true;
+  Inputs g;
+  g.cu_seqlens_q = {0, 3, 5};
+  g.seqused_q = {2, 2};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> packed(5 * 32, 1.0), o, lse{1, 2, nan, 3, 4, nan};
+  for (size_t d = 0; d < 32; ++d)
+    packed[2 * 32 + d] = nan; // row 2: the first sequence's gap, untouched
+  CHECK(unpackVarlen(u, g, packed, o, lse).gapRows == 0);
+  packed[2 * 32 + 31] = 0.5; // one element of the gap written
+  lse = {1, 2, nan, 3, 4, nan};
+  WrittenPast w = unpackVarlen(u, g, packed, o, lse);
+  CHECK(w.gapRows == 1);
+  CHECK(w.lseRows == 0);
+  CHECK(o[(1 * 3 + 0) * 32] == packed[3 * 32]); // sequence 1 starts at its span, row 3
 }
 
 TEST_CASE("varlen over a paged cache: packed queries, the cache's keys", "[reference][varlen][paged]") {

@@ -132,6 +132,8 @@ int main(int argc, char **argv) {
       line["all_written"] = r->allWritten;
       if (b->problem.varlen) {
         line["lse_rows_written_past_sequence"] = r->writtenPastSequence;
+        if (b->problem.seqused)
+          line["o_gap_rows_written"] = r->gapRowsWritten;
         line["cu_seqlens_q"] = r->cuSeqlensQ;
         line["cu_seqlens_k"] = r->cuSeqlensK;
       }

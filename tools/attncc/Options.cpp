@@ -43,6 +43,10 @@ void addProblemFlags(CLI::App &app, ProblemFlags &f) {
                "a varlen batch: sequences of different lengths packed as Q, O [total_q, Hq, D] and K, V "
                "[total_k, Hkv, D] with cu_seqlens_q, cu_seqlens_k [B + 1]; --seq-q and --seq-k are the "
                "longest lengths, the LSE is [B, Hq, Sq]");
+  app.add_flag("--seqused", f.seqused,
+               "with --varlen: sequence b uses the first seqused_q[b] rows of its span in cu_seqlens_q and "
+               "the first seqused_k[b] of its keys (int32 [B]; FlashAttention-3's seqused_q, seqused_k); "
+               "the rest is a gap, neither read nor written");
 }
 
 Problem listingProblem() {
@@ -204,6 +208,8 @@ std::optional<ProblemError> applyFlags(const ProblemFlags &f, Problem &p) {
     p.alibi = true;
   if (f.varlen)
     p.varlen = true;
+  if (f.seqused)
+    p.seqused = true;
   if (!f.paged.empty()) {
     if ((e = parseCount("--paged", f.paged, p.page_size)))
       return e;
@@ -277,7 +283,7 @@ ProblemError nameFlag(ProblemError e, const ProblemFlags &f) {
   };
   const std::pair<const char *, bool> switches[] = {
       {"causal", f.causal}, {"alibi", f.alibi}, {"bias", f.bias || !f.biasShape.empty()},
-      {"varlen", f.varlen}};
+      {"varlen", f.varlen}, {"seqused", f.seqused}};
   for (auto [field, given] : switches)
     if (e.argument == field && given) {
       e.argument = std::string("--") + field;
@@ -310,6 +316,8 @@ std::string givenProblemFlag(const ProblemFlags &f) {
     return "--alibi";
   if (f.varlen)
     return "--varlen";
+  if (f.seqused)
+    return "--seqused";
   return "";
 }
 

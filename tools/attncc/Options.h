@@ -22,7 +22,7 @@ namespace attncc {
 struct ProblemFlags {
   std::string kind, shape, batch, heads, headsQ, headsKv, seq, seqQ, seqK, headDim, dtype, scale,
       window, softcap, biasShape, paged, pages, kvLayout;
-  bool causal = false, bias = false, alibi = false, varlen = false;
+  bool causal = false, bias = false, alibi = false, varlen = false, seqused = false;
 };
 
 /// Adds the problem flags to a (sub)command.
