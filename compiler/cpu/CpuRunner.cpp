@@ -301,12 +301,8 @@ bool runOnCpu(ModuleOp loopModule, const Problem &p, const Inputs &in, CpuOutput
                              {p.bias_batch_broadcast ? 1 : B, p.bias_head_broadcast ? 1 : Hq, Sq, Sk}, in.bias));
       else if (r == "block_table")
         bufs.push_back(ints({B, p.maxPages()}, in.block_table));
-      else if (r == "kv_lens")
-        bufs.push_back(ints({B}, in.kv_lens));
-      else if (r == "cu_seqlens_q" || r == "cu_seqlens_k")
-        bufs.push_back(ints({B + 1}, r == "cu_seqlens_q" ? in.cu_seqlens_q : in.cu_seqlens_k));
-      else if (r == "seqused_q" || r == "seqused_k")
-        bufs.push_back(ints({B}, r == "seqused_q" ? in.seqused_q : in.seqused_k));
+      else if (const std::vector<int32_t> *v = in.indexInput(r)) // lengths, cumulative lengths: 1-d
+        bufs.push_back(ints({int64_t(v->size())}, *v));
       else if (r == "o")
         bufs.emplace_back(p.dtype, p.varlen ? p.packedShape(false, totalQ) : std::vector<int64_t>{B, Hq, Sq, D});
       else if (r == "lse")

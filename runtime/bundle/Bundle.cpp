@@ -157,7 +157,7 @@ std::optional<int64_t> eval(const json &e, const Problem &p, std::string &err, c
 namespace {
 
 /// The input values of a buffer's role, or null for outputs, workspaces and
-/// the int32 inputs (indexInputFor). K and V of a paged problem are its cache.
+/// the int32 inputs (Inputs::indexInput). K and V of a paged problem are its cache.
 const std::vector<float> *inputFor(const std::string &role, const Inputs &in) {
   bool paged = !in.kv_lens.empty(), varlen = !in.cu_seqlens_q.empty();
   if (role == "q" || role == "x")
@@ -168,23 +168,6 @@ const std::vector<float> *inputFor(const std::string &role, const Inputs &in) {
     return paged ? &in.v_cache : varlen ? &in.v_packed : &in.v;
   if (role == "bias")
     return &in.bias;
-  return nullptr;
-}
-
-/// The int32 inputs of a paged problem (block table, lengths), or null.
-const std::vector<int32_t> *indexInputFor(const std::string &role, const Inputs &in) {
-  if (role == "block_table")
-    return &in.block_table;
-  if (role == "kv_lens")
-    return &in.kv_lens;
-  if (role == "cu_seqlens_q")
-    return &in.cu_seqlens_q;
-  if (role == "cu_seqlens_k")
-    return &in.cu_seqlens_k;
-  if (role == "seqused_q")
-    return &in.seqused_q;
-  if (role == "seqused_k")
-    return &in.seqused_k;
   return nullptr;
 }
 
@@ -455,7 +438,7 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     if (!mem)
       return std::nullopt;
     x.mem = std::move(*mem);
-    if (const std::vector<int32_t> *ints = indexInputFor(x.role, in)) {
+    if (const std::vector<int32_t> *ints = in.indexInput(x.role)) {
       if (!x.i32 || ints->size() != size_t(elements(x.shape))) {
         err = "buffer " + x.name + ": the contract's shape or dtype disagrees with the problem";
         return std::nullopt;

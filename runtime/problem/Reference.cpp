@@ -280,24 +280,34 @@ void makeVarlen(const Problem &p, Inputs &in, uint64_t seed, bool fullLengths) {
   // `gapValue` (NaN in K and V: a key read from a gap poisons its row; 0.25
   // in Q: a query row computed in a gap stores finite values, which the
   // check finds in O's gap).
-  auto pack = [&](const std::vector<float> &logical, const std::vector<int32_t> &cu,
-                  const std::vector<int32_t> &used, int64_t H, int64_t S, std::vector<float> &packed,
+  auto pack = [&](const std::vector<float> &logical, bool keys, int64_t H, int64_t S, std::vector<float> &packed,
                   float gapValue) {
+    const std::vector<int32_t> &cu = keys ? in.cu_seqlens_k : in.cu_seqlens_q;
     packed.assign(size_t(cu.back()) * size_t(H * D), gapValue);
     for (int64_t b = 0; b < B; ++b)
-      for (int64_t i = 0; i < (used.empty() ? cu[size_t(b) + 1] - cu[size_t(b)] : used[size_t(b)]); ++i)
+      for (int64_t i = 0; i < (keys ? in.lenK(p, b) : in.lenQ(p, b)); ++i)
         for (int64_t h = 0; h < H; ++h)
           std::memcpy(&packed[size_t(((cu[size_t(b)] + i) * H + h) * D)],
                       &logical[size_t(((b * H + h) * S + i) * D)], size_t(D) * sizeof(float));
   };
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  pack(in.q, in.cu_seqlens_q, in.seqused_q, p.heads_q, Sq, in.q_packed, 0.25f);
+  pack(in.q, /*keys=*/false, p.heads_q, Sq, in.q_packed, 0.25f);
   if (keys) {
-    pack(in.k, in.cu_seqlens_k, in.seqused_k, p.heads_kv, Sk, in.k_packed, nan);
-    pack(in.v, in.cu_seqlens_k, in.seqused_k, p.heads_kv, Sk, in.v_packed, nan);
+    pack(in.k, /*keys=*/true, p.heads_kv, Sk, in.k_packed, nan);
+    pack(in.v, /*keys=*/true, p.heads_kv, Sk, in.v_packed, nan);
   }
 }
 } // namespace
+
+const std::vector<int32_t> *Inputs::indexInput(const std::string &role) const {
+  if (role == "block_table") return &block_table;
+  if (role == "kv_lens") return &kv_lens;
+  if (role == "cu_seqlens_q") return &cu_seqlens_q;
+  if (role == "cu_seqlens_k") return &cu_seqlens_k;
+  if (role == "seqused_q") return &seqused_q;
+  if (role == "seqused_k") return &seqused_k;
+  return nullptr;
+}
 
 int64_t Inputs::lenQ(const Problem &p, int64_t b) const {
   if (p.varlen && size_t(b) < seqused_q.size())
@@ -344,9 +354,9 @@ std::optional<ProblemError> checkVarlenInputs(const Problem &p, const Inputs &in
   }
   if (!p.seqused)
     return std::nullopt;
-  for (auto [name, used, cu, max, maxName] :
-       {std::tuple{"seqused_q", &in.seqused_q, &in.cu_seqlens_q, p.seq_q.value, "seq_q"},
-        std::tuple{"seqused_k", &in.seqused_k, &in.cu_seqlens_k, p.seq_k.value, "seq_k"}}) {
+  for (auto [name, used, cuName, cu, max, maxName] :
+       {std::tuple{"seqused_q", &in.seqused_q, "cu_seqlens_q", &in.cu_seqlens_q, p.seq_q.value, "seq_q"},
+        std::tuple{"seqused_k", &in.seqused_k, "cu_seqlens_k", &in.cu_seqlens_k, p.seq_k.value, "seq_k"}}) {
     if (p.paged() && used == &in.seqused_k) // the cache's keys: kv_lens
       continue;
     if (int64_t(used->size()) != B)
@@ -356,8 +366,7 @@ std::optional<ProblemError> checkVarlenInputs(const Problem &p, const Inputs &in
       if (len < 0 || len > std::min(span, max))
         return ProblemError{std::string(name) + "[" + std::to_string(b) + "]", std::to_string(len),
                             "0 to " + std::to_string(std::min(span, max)) + " (sequence " + std::to_string(b) +
-                                "'s span in cu_seqlens" + std::string(name).substr(7) + ", at most " +
-                                maxName + ")"};
+                                "'s span in " + cuName + ", at most " + maxName + ")"};
     }
   }
   return std::nullopt;

@@ -47,8 +47,11 @@ struct Inputs {
   std::vector<int32_t> cu_seqlens_q, cu_seqlens_k; // [B + 1], from 0
   std::vector<float> q_packed, k_packed, v_packed; // [total_q, Hq, D], [total_k, Hkv, D]
   // Varlen with seqused: the rows and keys each sequence uses ([B]); the
-  // rest of its span is a gap (NaN in the packed Q, K and V).
+  // rest of its span is a gap (NaN in the packed K and V, 0.25 in Q).
   std::vector<int32_t> seqused_q, seqused_k;
+  /// The int32 input of a kernel argument role (block_table, kv_lens,
+  /// cu_seqlens_q/k, seqused_q/k), or null for any other role.
+  const std::vector<int32_t> *indexInput(const std::string &role) const;
   /// Sequence b's query rows (keys): Sq (Sk) unless varlen (or paged keys).
   int64_t lenQ(const Problem &p, int64_t b) const;
   int64_t lenK(const Problem &p, int64_t b) const;
