@@ -277,9 +277,13 @@ void makeVarlen(const Problem &p, Inputs &in, uint64_t seed, bool fullLengths) {
     }
   }
   // Packed [total, H, D] from the logical [B, H, S, D]; a gap's rows hold
-  // `gapValue` (NaN in K and V: a key read from a gap poisons its row; 0.25
-  // in Q: a query row computed in a gap stores finite values, which the
-  // check finds in O's gap).
+  // `gapValue`. K 1 and V 1000: a kernel may load a gap's keys with its last
+  // block (as it loads the next sequence's without seqused) but must give
+  // them weight 0; a key of a gap with any weight moves its row's O by
+  // weight x 1000, far past the bound. Finite, like a paged cache's tails:
+  // a NaN there would reach O through P = 0 times V (docs/design-decode.md).
+  // Q 0.25: a query row computed in a gap stores finite values, which the
+  // check finds in O's gap.
   auto pack = [&](const std::vector<float> &logical, bool keys, int64_t H, int64_t S, std::vector<float> &packed,
                   float gapValue) {
     const std::vector<int32_t> &cu = keys ? in.cu_seqlens_k : in.cu_seqlens_q;
@@ -290,11 +294,10 @@ void makeVarlen(const Problem &p, Inputs &in, uint64_t seed, bool fullLengths) {
           std::memcpy(&packed[size_t(((cu[size_t(b)] + i) * H + h) * D)],
                       &logical[size_t(((b * H + h) * S + i) * D)], size_t(D) * sizeof(float));
   };
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   pack(in.q, /*keys=*/false, p.heads_q, Sq, in.q_packed, 0.25f);
   if (keys) {
-    pack(in.k, /*keys=*/true, p.heads_kv, Sk, in.k_packed, nan);
-    pack(in.v, /*keys=*/true, p.heads_kv, Sk, in.v_packed, nan);
+    pack(in.k, /*keys=*/true, p.heads_kv, Sk, in.k_packed, 1.0f);
+    pack(in.v, /*keys=*/true, p.heads_kv, Sk, in.v_packed, 1000.0f);
   }
 }
 } // namespace

@@ -47,7 +47,7 @@ struct Inputs {
   std::vector<int32_t> cu_seqlens_q, cu_seqlens_k; // [B + 1], from 0
   std::vector<float> q_packed, k_packed, v_packed; // [total_q, Hq, D], [total_k, Hkv, D]
   // Varlen with seqused: the rows and keys each sequence uses ([B]); the
-  // rest of its span is a gap (NaN in the packed K and V, 0.25 in Q).
+  // rest of its span is a gap (1 in the packed K, 1000 in V, 0.25 in Q).
   std::vector<int32_t> seqused_q, seqused_k;
   /// The int32 input of a kernel argument role (block_table, kv_lens,
   /// cu_seqlens_q/k, seqused_q/k), or null for any other role.
@@ -71,8 +71,10 @@ Shapes shapesOf(const Problem &p);
 /// the table's slots past a sequence's length name random pages (a kernel
 /// that reads a key past kv_lens[b] into its result reads NaN).
 /// With seqused, each span is its length plus a gap of 1 to 3 rows; a gap's
-/// rows are NaN in the packed K and V (a key read from a gap makes its row
-/// NaN) and 0.25 in Q (a row computed in a gap stores finite values there).
+/// rows are 1 in the packed K and 1000 in V (a gap's key given any weight
+/// moves its row far past the bound; finite, since a kernel may load them
+/// with its last block, as with a paged cache's tails) and 0.25 in Q (a row
+/// computed in a gap stores finite values there).
 /// Varlen problems get ragged lengths (uniform in [1, seq_q] and [1, seq_k],
 /// the last sequence full; with 3 or more sequences the first has no query
 /// rows and the second no keys) and the packed Q, K and V built from q, k, v

@@ -361,8 +361,9 @@ std::vector<Case> sweep() {
         p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
       }), tc16);
   // seqused (FlashAttention-3's seqused_q / seqused_k): a gap of 1 to 3
-  // rows after each sequence, NaN in K and V (a key read from it poisons the
-  // row), 0.25 in Q; O's gap rows must keep the poison (unpackVarlen).
+  // rows after each sequence, K 1 and V 1000 there (a gap's key given any
+  // weight moves its row past the bound), 0.25 in Q; O's gap rows must keep
+  // the poison (unpackVarlen).
   auto seqused = [varlen](Problem p, bool causal = false) {
     p = varlen(p, causal);
     p.seqused = true;
@@ -467,6 +468,23 @@ std::vector<Case> sweep() {
     });
   };
   cs.push_back(gapWrite);
+  // seqused: each sequence folds one key more than seqused_k (the first of
+  // its gap, K 1 and V 1000): the tolerance check must see that key.
+  Case gapKey{"CONTROL varlen seqused a gap's key folded",
+              with(attn(3, 2, 2, 30, 50, 64), [](Problem &p) { p.varlen = p.seqused = true; }),
+              "TILE@kv=n16/f1", false};
+  gapKey.mutate = [named](mlir::ModuleOp m) {
+    m.walk([&](mlir::arith::IndexCastUIOp c) {
+      if (!named(c.getResult(), "len_k"))
+        return;
+      mlir::OpBuilder b(c);
+      b.setInsertionPointAfter(c);
+      mlir::Value one = mlir::arith::ConstantIndexOp::create(b, c.getLoc(), 1);
+      auto more = mlir::arith::AddIOp::create(b, c.getLoc(), c.getResult(), one);
+      c.getResult().replaceAllUsesExcept(more.getResult(), more);
+    });
+  };
+  cs.push_back(gapKey);
   return cs;
 }
 

@@ -820,7 +820,7 @@ TEST_CASE("unpackVarlen: packed rows to the logical layout; LSE rows past a sequ
   CHECK(written[2] == 7.5); // kept: checkLse holds it against -inf
 }
 
-TEST_CASE("varlen with seqused: gaps between sequences, NaN in the inputs, poison in O", "[reference][varlen]") {
+TEST_CASE("varlen with seqused: gaps between sequences, finite poison in the inputs, NaN in O", "[reference][varlen]") {
   Problem p = attention(4, 4, 2, 9, 30, 32);
   p.varlen = p.seqused = true;
   p.causal = true;
@@ -836,12 +836,12 @@ TEST_CASE("varlen with seqused: gaps between sequences, NaN in the inputs, poiso
     CHECK((spanQ - in.seqused_q[b] >= 1 && spanQ - in.seqused_q[b] <= 3));
     CHECK((spanK - in.seqused_k[b] >= 1 && spanK - in.seqused_k[b] <= 3));
     gapsQ += spanQ - in.seqused_q[b];
-    // A gap's rows are NaN in the packed K and V, 0.25 in Q; a used row is
-    // the logical one.
+    // A gap's rows are 1 in the packed K, 1000 in V and 0.25 in Q; a used
+    // row is the logical one.
     for (int64_t i = in.cu_seqlens_q[b] + in.seqused_q[b]; i < in.cu_seqlens_q[b + 1]; ++i)
       CHECK(in.q_packed[size_t(i) * 4 * 32] == 0.25f);
     for (int64_t j = in.cu_seqlens_k[b] + in.seqused_k[b]; j < in.cu_seqlens_k[b + 1]; ++j)
-      CHECK((std::isnan(in.k_packed[size_t(j) * 2 * 32 + 31]) && std::isnan(in.v_packed[size_t(j) * 2 * 32])));
+      CHECK((in.k_packed[size_t(j) * 2 * 32 + 31] == 1.0f && in.v_packed[size_t(j) * 2 * 32] == 1000.0f));
     if (in.seqused_q[b] > 0)
       CHECK(in.q_packed[size_t(in.cu_seqlens_q[b]) * 4 * 32] == in.q[size_t(b) * 4 * 9 * 32]);
   }
