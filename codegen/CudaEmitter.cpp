@@ -319,6 +319,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](gpu::DynamicSharedMemoryOp o) { return emitDynamicSmem(o); })
       .Case([&](memref::ViewOp o) { return emitView(o); })
       .Case([&](memref::SubViewOp o) { return emitSubview(o); })
+      .Case([&](memref::ExpandShapeOp o) { return emitExpandShape(o); })
       .Case([&](memref::AllocaOp o) { return emitAlloca(o); })
       .Case([&](monoid::ToLanesOp o) { return emitToLanes(o); })
       .Case([&](monoid::FromLanesOp o) { return emitFromLanes(o); })
@@ -367,6 +368,8 @@ bool isWritten(Value m) {
   return llvm::any_of(m.getUsers(), [&](Operation *u) {
     if (auto v = dyn_cast<memref::SubViewOp>(u))
       return v.getSource() == m && isWritten(v.getResult());
+    if (auto e = dyn_cast<memref::ExpandShapeOp>(u))
+      return isWritten(e.getResult());
     if (auto s = dyn_cast<memref::StoreOp>(u))
       return s.getMemRef() == m;
     if (auto s = dyn_cast<vector::StoreOp>(u))

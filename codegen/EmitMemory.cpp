@@ -308,7 +308,10 @@ LogicalResult KernelEmitter::emitSubview(memref::SubViewOp op) {
   auto et = op.getType().getElementType();
   std::string n = define(op.getResult());
   // A view of a kernel argument nothing writes is const, as the argument.
-  auto arg = dyn_cast<BlockArgument>(op.getSource());
+  Value root = op.getSource();
+  if (auto e = root.getDefiningOp<memref::ExpandShapeOp>())
+    root = e.getSrc();
+  auto arg = dyn_cast<BlockArgument>(root);
   bool readOnly = arg && isa<gpu::GPUFuncOp>(arg.getOwner()->getParentOp()) && !isWritten(arg);
   os << (readOnly ? "const " : "") << scalarType(et) << " *const " << n << " = " << ref(op.getSource())
      << (at.empty() ? "" : " + " + at) << ";\n";
@@ -328,6 +331,19 @@ LogicalResult KernelEmitter::emitSubview(memref::SubViewOp op) {
     rowMajor = !src.isDynamicDim(k) && isConstantIntValue(op.getMixedSizes()[k], src.getDimSize(k));
   if (!rowMajor)
     strides[op.getResult()] = keptStrides;
+  return success();
+}
+
+/// memref.expand_shape of a buffer with the identity layout (attncc-pack-gqa:
+/// a varlen Q or O [total_q, Hq * D] as [total_q, Hq, D]): the same pointer,
+/// its new sizes.
+LogicalResult KernelEmitter::emitExpandShape(memref::ExpandShapeOp op) {
+  if (!op.getSrcType().getLayout().isIdentity())
+    return op.emitOpError("the CUDA emitter prints an expand_shape of a buffer with the identity layout");
+  names[op.getResult()] = ref(op.getSrc());
+  for (OpFoldResult sz : op.getMixedOutputShape())
+    dims[op.getResult()].push_back(isa<Attribute>(sz) ? std::to_string(*getConstantIntValue(sz)) + "LL"
+                                                      : ref(cast<Value>(sz)));
   return success();
 }
 

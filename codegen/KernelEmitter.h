@@ -148,6 +148,7 @@ private:
   LogicalResult emitChunkSelect(arith::SelectOp op);
   LogicalResult emitAsyncCopy(nvgpu::DeviceAsyncCopyOp op);
   LogicalResult emitSubview(memref::SubViewOp op);
+  LogicalResult emitExpandShape(memref::ExpandShapeOp op);
   LogicalResult emitDynamicSmem(gpu::DynamicSharedMemoryOp op);
   LogicalResult emitView(memref::ViewOp op);
   LogicalResult emitSync(Operation *op);

@@ -138,8 +138,12 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
     if (s.place && *s.place == Place::Cut)
       return KnobError{"PLACE@fold", "cut", "fuse with --varlen (the cut fold over a sequence's own length is not "
                                              "built yet)"};
-    if (s.pack && *s.pack == PackKind::Gqa)
-      return KnobError{"PACK", "gqa", "none with --varlen (packed heads over packed sequences are not built yet)"};
+    // A token's G heads are G adjacent rows of D elements: one stride only
+    // when each sequence has at most one query row (attncc-pack-gqa).
+    if (s.pack && *s.pack == PackKind::Gqa && (p.seq_q.symbolic || p.seq_q.value != 1))
+      return KnobError{"PACK", "gqa",
+                       "none with --varlen unless seq_q = 1 (packed heads over sequences of several query rows "
+                       "are not built yet)"};
   }
   if (s.acc && *s.acc == Accum::F16x && p.dtype != DType::F16)
     return KnobError{"ACC", "f16x", std::string("f32 for dtype ") + dtypeName(p.dtype) +

@@ -347,12 +347,13 @@ public:
         })
         .Case([&](ContractOp o) { return contract(o); })
         .Case([&](vector::BroadcastOp o) { return broadcast(o); })
-        .Case([&](memref::SubViewOp o) -> LogicalResult {
-          // A view the whole tile shares (a varlen sequence's rows).
+        .Case<memref::SubViewOp, memref::ExpandShapeOp, memref::DimOp>([&](Operation *o) -> LogicalResult {
+          // A view the whole tile shares (a varlen sequence's rows, a
+          // packed KV group's heads) or its extent.
           for (Value x : o->getOperands())
             if (!get(x).second.uniform())
-              return o.emitOpError("attncc-partition: a view that depends on the tiled row or element");
-          set(o.getResult(), cloneMapped(o)->getResult(0), Cls{});
+              return o->emitOpError("attncc-partition: a view that depends on the tiled row or element");
+          set(o->getResult(0), cloneMapped(o)->getResult(0), Cls{});
           return success();
         })
         .Default([&](Operation *o) -> LogicalResult {
