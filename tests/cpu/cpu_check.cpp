@@ -374,6 +374,14 @@ std::vector<Case> sweep() {
   add("varlen seqused wgmma tma ring", seqused(attn(3, 1, 1, 70, 130, 64), true),
       "TILE@kv=a:wgmma_m64n64k16_f16/w4x1/f1x1/k4,STAGE@kv=d2/tma/ring/swz128");
   add("varlen seqused split mma decode", seqused(attn(4, 4, 2, 3, 300, 64)), tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g4k");
+  // PACK=gqa over a varlen decode batch (seq_q = 1): a KV group's heads as
+  // rows of one view; with a split, seqused, MQA, a paged cache.
+  add("varlen pack gqa split mma decode", varlen(attn(5, 8, 2, 1, 300, 64)),
+      tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g4k,PACK=gqa");
+  add("varlen pack gqa seqused causal", seqused(attn(4, 8, 2, 1, 200, 64), true), "TILE@kv=n16/f1,PACK=gqa");
+  add("varlen pack mqa", varlen(attn(4, 8, 1, 1, 150, 64)), tc16 + ",STAGE@kv=d2/cp/ring/pad,PACK=gqa");
+  add("varlen pack gqa paged", with(varlen(attn(3, 4, 2, 1, 130, 64)), [](Problem &p) { p.page_size = 32; }),
+      tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g2k,PACK=gqa");
   add("varlen seqused paged scalar", with(seqused(attn(3, 2, 2, 30, 90, 64), true), [](Problem &p) { p.page_size = 16; }),
       "TILE@kv=n16/f1");
   // The same passes on carriers that are not attention.
