@@ -368,8 +368,8 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
   if (cls == "decode" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 && p.head_dim <= 128) {
     // PACK=gqa needs groups and a known query length; the tile's rows (16 a
     // warp, up to 4 warps) cover the packed rows of one KV head.
-    // (A varlen batch: no PACK=gqa, not built with varlen.)
-    bool pack = grouped && !p.seq_q.symbolic && !p.varlen;
+    // (A varlen batch: PACK=gqa with one query row a sequence only.)
+    bool pack = grouped && !p.seq_q.symbolic && (!p.varlen || p.seq_q.value == 1);
     int64_t rows = (pack ? p.group() : 1) * (p.seq_q.symbolic ? 16 : p.seq_q.value);
     int64_t warps = std::min<int64_t>(4, (rows + 15) / 16);
     int64_t tiles = (rows + 16 * warps - 1) / (16 * warps);
@@ -405,7 +405,8 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
                         reduce + "EXP=ex2" +
                         (pack ? ",PACK=gqa" : "");
     if (p.varlen)
-      return {knobs, "default for a varlen decode batch on " + t.name + ": the decode row without PACK=gqa, " +
+      return {knobs, "default for a varlen decode batch on " + t.name + ": the decode row" +
+                         (pack || !grouped ? std::string(", ") : std::string(" without PACK=gqa (seq_q > 1), ")) +
                          (reduce.empty() ? std::string("without a split (gauto with varlen is not built)")
                                          : std::string("its split count pinned for the longest sequence")) +
                          " (not measured)"};

@@ -5,7 +5,7 @@ so that a varlen bundle's time has a same-lengths anchor in the same call.
 usage: anchors-varlen.py RUNNER.jsonl   (JSON lines out: line (of RUNNER.jsonl), bundle, flash_varlen_us)
 Each line of RUNNER.jsonl with cu_seqlens_q is timed once: random
 [total, H, D] inputs, 5 warm-ups, the median of 30 CUDA-event timings.
-Not run yet (written 2026-12-04 without a GPU): a failure prints the error."""
+First run 2026-12-05; a failure prints the error."""
 import inspect, json, statistics, sys
 import torch
 
@@ -35,12 +35,19 @@ for n, line in enumerate(open(sys.argv[1])):
         hq, hkv = map(int, H.split("/"))
         D = int(D)
         dt = torch.bfloat16 if r.get("dtype") == "bf16" else torch.float16
-        cq = torch.tensor(r["cu_seqlens_q"], dtype=torch.int32, device="cuda")
-        ck = torch.tensor(r["cu_seqlens_k"], dtype=torch.int32, device="cuda")
         lq = [b - a for a, b in zip(r["cu_seqlens_q"], r["cu_seqlens_q"][1:])]
         lk = [b - a for a, b in zip(r["cu_seqlens_k"], r["cu_seqlens_k"][1:])]
-        q = torch.randn(r["cu_seqlens_q"][-1], hq, D, dtype=dt, device="cuda")
-        k = torch.randn(r["cu_seqlens_k"][-1], hkv, D, dtype=dt, device="cuda")
+        # A sequence without query rows computes nothing; PyTorch's varlen
+        # decode path rejects one (it reshapes Q as one row a sequence), so
+        # the anchor drops such sequences: the same work.
+        kept = [i for i, n in enumerate(lq) if n > 0]
+        dropped = len(lq) - len(kept)
+        lq, lk = [lq[i] for i in kept], [lk[i] for i in kept]
+        cum = lambda ls: [sum(ls[:i]) for i in range(len(ls) + 1)]
+        cq = torch.tensor(cum(lq), dtype=torch.int32, device="cuda")
+        ck = torch.tensor(cum(lk), dtype=torch.int32, device="cuda")
+        q = torch.randn(sum(lq), hq, D, dtype=dt, device="cuda")
+        k = torch.randn(sum(lk), hkv, D, dtype=dt, device="cuda")
         v = torch.randn_like(k)
         f, name = flash_varlen(q, k, v, cq, ck, max(lq), max(lk), bool(r.get("causal")))
         for _ in range(5):
@@ -51,7 +58,8 @@ for n, line in enumerate(open(sys.argv[1])):
             a.record(); f(); b.record(); b.synchronize()
             ts.append(a.elapsed_time(b) * 1e3)
         out.update({"anchor": name, "flash_varlen_us": statistics.median(ts), "total_q": r["cu_seqlens_q"][-1],
-                    "total_k": r["cu_seqlens_k"][-1], "attncc_us": r.get("median_us"), "full_lengths": max(lq) == min(lq)})
+                    "total_k": r["cu_seqlens_k"][-1], "attncc_us": r.get("median_us"), "full_lengths": max(lq) == min(lq) and max(lk) == min(lk) and not dropped,
+                    "sequences_without_rows_dropped": dropped})
     except Exception as e:  # noqa: BLE001 - report and go on
         out["error"] = f"{type(e).__name__}: {e}"[:300]
     print(json.dumps(out), flush=True)
