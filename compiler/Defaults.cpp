@@ -363,6 +363,13 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
                                   (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : "") +
                                   (f16x ? std::string(kF16xMeasured) : std::string()))};
     }
+  // The varlen decode row with PACK=gqa and a pinned split, beside the
+  // same shapes dense (bench/varlen-decode-call.sh).
+  constexpr const char *kVarlenDecodeMeasured =
+      " (H200, 2026-12-05, every sequence full: 254.0 us at [8,32/8,1,32768,128], 98 % of the 4.3 TB/s copy "
+      "bandwidth, cuDNN's dense kernel 247.6; 252.7 us at [64,32/8,1,4096,128], cuDNN 246.2; MQA "
+      "[16,32/1,1,8192,128] 32.1 us, cuDNN 27.9; ragged lengths 77-89 % at the GQA shapes; "
+      "bench/results/2026-12-05-h200-varlen-decode.json)";
   // Decode on a GPU with mma.sync: a split on the mma.sync atom with the
   // query heads of a KV group packed into the rows (issue 16).
   if (cls == "decode" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 && p.head_dim <= 128) {
@@ -409,7 +416,7 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
                          (pack || !grouped ? std::string(", ") : std::string(" without PACK=gqa (seq_q > 1), ")) +
                          (reduce.empty() ? std::string("without a split (gauto with varlen is not built)")
                                          : std::string("its split count pinned for the longest sequence")) +
-                         " (not measured)"};
+                         (pack && !reduce.empty() && t.sm == 90 ? std::string(kVarlenDecodeMeasured) : std::string(" (not measured)"))};
     return {knobs, "default for decode on " + t.name + ": " + kDecodeMeasured +
                        (t.sm == 90 ? std::string() : std::string(" (not measured on ") + t.name +
                                                          "; it runs the same mma.sync there)")};
