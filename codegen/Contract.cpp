@@ -173,6 +173,10 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
         if (auto b = tile.getAs<IntegerAttr>("smem"))
           smem = b.getInt();
     l["smem"] = smem;
+    // LAUNCH=pdl (attncc-chain-launch): launched with programmatic stream
+    // serialization after the kernel before it.
+    if (launch->hasAttr("attncc.programmatic"))
+      l["programmatic"] = true;
     json args = json::array();
     for (Value v : launch.getKernelOperands()) {
       if (isa<MemRefType>(v.getType())) {

@@ -210,6 +210,15 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
                                         : "the producers keep few registers") << "\n";
         return success();
       })
+      .Case([&](NVVM::GriddepcontrolOp o) {
+        bool wait = o.getKind() == NVVM::GridDepActionKind::wait;
+        std::string why;
+        if (auto n = dyn_cast<NameLoc>(o.getLoc()))
+          why = " // " + n.getName().str();
+        os << "asm volatile(\"griddepcontrol." << (wait ? "wait" : "launch_dependents") << ";\" ::: \"memory\");"
+           << why << "\n";
+        return success();
+      })
       .Case([&](vector::BroadcastOp o) -> LogicalResult {
         if (isa<VectorType>(o.getSource().getType())) {
           std::string l = layoutOf(o.getSource()), r = layoutOf(o.getResult());

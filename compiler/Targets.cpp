@@ -145,6 +145,20 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
                        "none with --varlen unless seq_q = 1 (packed heads over sequences of several query rows "
                        "are not built yet)"};
   }
+  // LAUNCH=pdl chains kernels: it needs a schedule of several (a split, the
+  // cut fold) and griddepcontrol (sm_90 and newer).
+  if (s.launch && *s.launch == LaunchKind::Pdl) {
+    bool split = std::any_of(s.reduces.begin(), s.reduces.end(),
+                             [](const ReduceKnob &r) { return r.autoGroups || r.groups > 1; });
+    if (!split && !(s.place && *s.place == Place::Cut))
+      return KnobError{"LAUNCH", "pdl",
+                       "serial for a schedule of one kernel (pdl chains the kernels of a split, "
+                       "REDUCE@<axis>=g<n>k or gauto, or of PLACE@fold=cut)"};
+    if (t && t->sm > 0 && t->sm < 90)
+      return KnobError{"LAUNCH", "pdl",
+                       "serial on " + t->name + " (programmatic dependent launch, griddepcontrol, needs sm_90 or "
+                                                "newer)"};
+  }
   if (s.acc && *s.acc == Accum::F16x && p.dtype != DType::F16)
     return KnobError{"ACC", "f16x", std::string("f32 for dtype ") + dtypeName(p.dtype) +
                                         " (fp16 accumulation needs f16 operands)"};

@@ -871,4 +871,20 @@ def KernelAttrs : Pass<"attncc-kernel-attrs", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def ChainLaunch : Pass<"attncc-chain-launch", "ModuleOp"> {
+  let summary = "LAUNCH=pdl: a schedule's kernels chained by programmatic dependent launch";
+  let description = [{
+    After kernel outlining, for a host function whose schedule says
+    LAUNCH=pdl: every kernel but the last starts with
+    `nvvm.griddepcontrol launch_dependents`, every kernel but the first
+    starts with `nvvm.griddepcontrol wait` (before anything else), and the
+    launch of every kernel but the first is marked `attncc.programmatic`,
+    which the launch contract hands to the runtime (cuLaunchKernelEx with
+    programmatic stream serialization). The launch gap and the successor's
+    start overlap the predecessor's last wave; the successor's reads still
+    follow the predecessor's writes. sm_90 and newer.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // ATTNCC_PASSES

@@ -119,6 +119,16 @@ enum class HoistKind { On, Off };
 /// memory, so one tile of rows shares its K and V blocks across the group
 /// (FlashAttention-3's PackGQA). none (the default) keeps one row axis a head.
 enum class PackKind { None, Gqa };
+/// LAUNCH=serial|pdl: how a schedule of several kernels (a split's parts and
+/// combine, the cut fold's two maps) is launched. serial (the default): each
+/// kernel starts after the one before it has finished. pdl: programmatic
+/// dependent launch (sm_90+): every kernel but the last lets its successor be
+/// scheduled as soon as all its CTAs have started (griddepcontrol
+/// launch_dependents), and every kernel but the first waits, before anything
+/// else, until its predecessor has finished and its writes are visible
+/// (griddepcontrol wait); the launch gap and the successor's start-up overlap
+/// the predecessor's last wave.
+enum class LaunchKind { Serial, Pdl };
 
 /// One warp-specialization role and its warp count: load1, mma1, softmax2, corr1.
 struct WarpRole {
@@ -146,6 +156,7 @@ struct Schedule {
   std::optional<RepackKind> repack;
   std::optional<HoistKind> hoist;
   std::optional<PackKind> pack;
+  std::optional<LaunchKind> launch;
 
   bool empty() const;
   bool operator==(const Schedule &o) const;

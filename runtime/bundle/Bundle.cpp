@@ -185,6 +185,7 @@ struct Launch {
   driver::Function fn;
   driver::Dim3 grid, block;
   size_t smem = 0; // dynamic shared memory, bytes
+  bool programmatic = false; // LAUNCH=pdl: after the launch before it, programmatically
   std::vector<json> args;
 };
 
@@ -246,6 +247,7 @@ struct Runner {
       cfg.grid = l.grid;
       cfg.block = l.block;
       cfg.smemBytes = l.smem;
+      cfg.programmatic = l.programmatic;
       cfg.stream = stream;
       if (!drv->launch(l.fn, cfg, args, err))
         return false;
@@ -476,6 +478,7 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     }
     l.args = jl["args"].get<std::vector<json>>();
     l.smem = jl.value("smem", size_t(0));
+    l.programmatic = jl.value("programmatic", false);
     r.launches.push_back(std::move(l));
   }
 

@@ -203,6 +203,10 @@ struct LaunchConfig {
   Dim3 grid, block;
   size_t smemBytes = 0; // dynamic shared memory
   Dim3 cluster;         // 1x1x1: no cluster attribute (also for __cluster_dims__ kernels)
+  /// Programmatic dependent launch (LAUNCH=pdl): the kernel may be scheduled
+  /// before the previous one in the stream has finished; it waits for it
+  /// with griddepcontrol.wait (sm_90+).
+  bool programmatic = false;
   CUstream stream = nullptr;
 };
 

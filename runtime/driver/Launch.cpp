@@ -245,22 +245,38 @@ bool Driver::launch(Function &f, const LaunchConfig &cfg, KernelArgs &args, std:
 
   CUresult r;
   bool cluster = volume(cfg.cluster) > 1;
-  if (!cluster) {
+  if (!cluster && !cfg.programmatic) {
     r = api_->cuLaunchKernel(f.fn, cfg.grid.x, cfg.grid.y, cfg.grid.z, cfg.block.x, cfg.block.y,
                              cfg.block.z, static_cast<unsigned>(cfg.smemBytes), cfg.stream,
                              args.data(), nullptr);
   } else {
     if (!api_->cuLaunchKernelEx)
-      return (err = what + ": clusters need cuLaunchKernelEx (CUDA 12 driver or newer)", false);
-    if (cfg.grid.x % cfg.cluster.x || cfg.grid.y % cfg.cluster.y || cfg.grid.z % cfg.cluster.z)
+      return (err = what + ": clusters and programmatic launches need cuLaunchKernelEx (CUDA 12 driver or newer)",
+              false);
+    if (cluster && (cfg.grid.x % cfg.cluster.x || cfg.grid.y % cfg.cluster.y || cfg.grid.z % cfg.cluster.z))
       return (err = what + ": grid " + dims(cfg.grid) + " is not a multiple of cluster " +
                     dims(cfg.cluster),
               false);
-    CUlaunchAttribute attr{};
-    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim.x = cfg.cluster.x;
-    attr.value.clusterDim.y = cfg.cluster.y;
-    attr.value.clusterDim.z = cfg.cluster.z;
+    CUlaunchAttribute attrs[2]{};
+    unsigned n = 0;
+    if (cluster) {
+      attrs[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attrs[n].value.clusterDim.x = cfg.cluster.x;
+      attrs[n].value.clusterDim.y = cfg.cluster.y;
+      attrs[n].value.clusterDim.z = cfg.cluster.z;
+      ++n;
+      what += " with cluster " + dims(cfg.cluster);
+    }
+    if (cfg.programmatic) {
+      if (d.smMajor < 9)
+        return (err = what + ": a programmatic launch (LAUNCH=pdl) needs sm_90 or newer; this device is " +
+                      d.arch(),
+                false);
+      attrs[n].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      attrs[n].value.programmaticStreamSerializationAllowed = 1;
+      ++n;
+      what += ", programmatic";
+    }
     CUlaunchConfig lc{};
     lc.gridDimX = cfg.grid.x;
     lc.gridDimY = cfg.grid.y;
@@ -270,9 +286,8 @@ bool Driver::launch(Function &f, const LaunchConfig &cfg, KernelArgs &args, std:
     lc.blockDimZ = cfg.block.z;
     lc.sharedMemBytes = static_cast<unsigned>(cfg.smemBytes);
     lc.hStream = cfg.stream;
-    lc.attrs = &attr;
-    lc.numAttrs = 1;
-    what += " with cluster " + dims(cfg.cluster);
+    lc.attrs = attrs;
+    lc.numAttrs = n;
     r = api_->cuLaunchKernelEx(&lc, f.fn, args.data(), nullptr);
   }
   if (r != CUDA_SUCCESS)

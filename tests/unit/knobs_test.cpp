@@ -19,9 +19,9 @@ std::optional<Schedule> parse(const std::string &s) {
 /// Families in canonical print order; -1 for anything else.
 int familyRank(const std::string &item) {
   static const char *order[] = {"TILE", "STAGE",   "REDUCE", "PLACE", "WSPEC",  "EXP",
-                                "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST", "PACK"};
+                                "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST", "PACK", "LAUNCH"};
   std::string fam = item.substr(0, item.find_first_of("@="));
-  for (int i = 0; i < 13; ++i)
+  for (int i = 0; i < 14; ++i)
     if (fam == order[i])
       return i;
   return -1;
@@ -123,6 +123,9 @@ const std::vector<std::string> kValid = {
     "REDUCE@kv=gauto",
     "REDUCE@kv=gauto/b2",
     "TILE@kv=a:mma_m16n8k16_bf16/w1x1/f1x8/k4,STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g32k,EXP=ex2,PACK=gqa",
+    "LAUNCH=serial",
+    "LAUNCH=pdl",
+    "TILE@kv=a:mma_m16n8k16_bf16/w1x1/f1x4/k4,STAGE@kv=d3/tma/ring,REDUCE@kv=g16k,EXP=ex2,PACK=gqa,LAUNCH=pdl",
 };
 
 } // namespace
@@ -223,6 +226,10 @@ TEST_CASE("knobs: other families parse into the expected fields", "[knobs]") {
   CHECK(pack->pack == PackKind::Gqa);
   CHECK(parse("PACK=none")->pack == PackKind::None);
   CHECK(!parse("EXP=ex2")->pack);
+  CHECK(parse("LAUNCH=pdl")->launch == LaunchKind::Pdl);
+  CHECK(parse("LAUNCH=serial")->launch == LaunchKind::Serial);
+  CHECK(!parse("EXP=ex2")->launch);
+  CHECK(!(*parse("LAUNCH=pdl") == *parse("LAUNCH=serial")));
 
   auto a = parse("REDUCE@kv=g2a");
   REQUIRE(a);
@@ -247,6 +254,7 @@ TEST_CASE("knobs: families written out of order are accepted and printed canonic
       {"TILE@b=n2/f1,STAGE@a=d1/sync,TILE@a=n1/f1", "TILE@b=n2/f1,TILE@a=n1/f1,STAGE@a=d1/sync"},
       {"EXP=libm,PLACE@fold=auto", "PLACE@fold=auto,EXP=libm"},
       {"PACK=gqa,HOIST=on,REDUCE@kv=g8k", "REDUCE@kv=g8k,HOIST=on,PACK=gqa"},
+      {"LAUNCH=pdl,PACK=gqa,REDUCE@kv=g8k", "REDUCE@kv=g8k,PACK=gqa,LAUNCH=pdl"},
   };
   for (const Case &c : cases) {
     INFO(c.in);
@@ -302,7 +310,7 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"EXP=ex2,,ACC=f32", "knob string", ",,", "separated by single commas"},
       {"EXP=ex2, ACC=f32", "knob string", " ACC=f32", "no spaces"},
       {"EXP", "knob string", "EXP", "FAMILY[@axis]=value"},
-      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK"},
+      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK, LAUNCH"},
       {"OVERLAP=qk", "OVERLAP", "qk", "none, pv, wg or pv+wg"},
       {"OVERLAP@kv=pv", "OVERLAP", "OVERLAP@kv", "OVERLAP without an axis"},
       {"REPACK=shared", "REPACK", "shared", "regs or smem"},
@@ -311,6 +319,9 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"PACK=heads", "PACK", "heads", "none or gqa"},
       {"PACK@q=gqa", "PACK", "PACK@q", "PACK without an axis"},
       {"PACK=gqa,PACK=none", "PACK", "none", "PACK at most once"},
+      {"LAUNCH=graph", "LAUNCH", "graph", "serial or pdl"},
+      {"LAUNCH@kv=pdl", "LAUNCH", "LAUNCH@kv", "LAUNCH without an axis"},
+      {"LAUNCH=pdl,LAUNCH=serial", "LAUNCH", "serial", "LAUNCH at most once"},
       {"tile@kv=n1/f1", "knob string", "tile", "a family among TILE"},
       {"=x", "knob string", "", "a family among"},
       {"TILE=n64/f4", "TILE", "TILE", "needs an axis"},
