@@ -180,7 +180,8 @@ LogicalResult packVarlen(ReduceOp r, scf::ParallelOp map, scf::IfOp guard, Block
       views.push_back(view);
       for (Operation *acc : view.getResult().getUsers()) {
         auto m = memoryAccess(acc);
-        bool ok = m && m->first == view.getResult() && m->second.size() == 2 &&
+        bool ok = isa<vector::LoadOp, vector::StoreOp, memref::LoadOp, memref::StoreOp>(acc) && m &&
+                  m->first == view.getResult() && m->second.size() == 2 &&
                   (a == lse ? m->second[0] == iH && m->second[1] == iR
                             : m->second[0] == iR && isHeadColumn(m->second[1], iH, d));
         if (!ok)
@@ -199,28 +200,26 @@ LogicalResult packVarlen(ReduceOp r, scf::ParallelOp map, scf::IfOp guard, Block
 
   // [total_q, Hq * D] as [total_q, Hq, D], in the map (a kernel's own view
   // of its argument).
-  OpBuilder fb(guard);
+  OpBuilder b(guard);
   Location loc = unnamed(map.getLoc());
   DenseMap<Value, Value> heads3;
   for (BlockArgument a : {q, o}) {
     auto t = cast<MemRefType>(a.getType());
-    Value total = memref::DimOp::create(fb, loc, a, 0);
+    Value total = memref::DimOp::create(b, loc, a, 0);
     auto t3 = MemRefType::get({ShapedType::kDynamic, hq, d}, t.getElementType());
-    SmallVector<OpFoldResult> shape{total, fb.getIndexAttr(hq), fb.getIndexAttr(d)};
-    heads3[a] = memref::ExpandShapeOp::create(fb, named(loc, a == q ? "q_heads" : "o_heads"), t3, a,
+    SmallVector<OpFoldResult> shape{total, b.getIndexAttr(hq), b.getIndexAttr(d)};
+    heads3[a] = memref::ExpandShapeOp::create(b, named(loc, a == q ? "q_heads" : "o_heads"), t3, a,
                                               ArrayRef<ReassociationIndices>{{0}, {1, 2}}, shape);
   }
 
-  // The group's views, before the guard.
+  // The group's views, before the guard. `fresh` holds the ops that read
+  // the map's head and row as they will be after the repack (the KV head,
+  // the packed row), which unpackHeadAndRow leaves alone.
   SmallPtrSet<Operation *, 16> fresh;
-  OpBuilder &b = fb;
-  auto note = [&](Value v) {
-    fresh.insert(v.getDefiningOp());
-    return v;
-  };
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value cg = arith::ConstantIndexOp::create(b, loc, g);
-  Value base = note(arith::MulIOp::create(b, named(loc, "group_head0"), iH, cg));
+  Value base = arith::MulIOp::create(b, named(loc, "group_head0"), iH, cg);
+  fresh.insert(base.getDefiningOp());
   Value rows = arith::MulIOp::create(b, named(loc, "rows_q"), lenQ, cg);
   SmallVector<OpFoldResult> one{b.getIndexAttr(1), b.getIndexAttr(1), b.getIndexAttr(1)};
   auto groupView = [&](Value src, OpFoldResult first, OpFoldResult last, StringRef name, MemRefType type) {
@@ -255,11 +254,10 @@ LogicalResult packVarlen(ReduceOp r, scf::ParallelOp map, scf::IfOp guard, Block
     } else if (auto ms = dyn_cast<memref::StoreOp>(acc)) {
       ms.getMemrefMutable().assign(grp[a]);
       ms.getIndicesMutable().assign(at);
-    } else if (auto ml = dyn_cast<memref::LoadOp>(acc)) {
+    } else {
+      auto ml = cast<memref::LoadOp>(acc); // the kinds checked above
       ml.getMemrefMutable().assign(grp[a]);
       ml.getIndicesMutable().assign(at);
-    } else {
-      return acc->emitOpError("PACK=gqa with varlen: an access it does not rewrite");
     }
     fresh.insert(acc);
   }
