@@ -388,10 +388,11 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
     // us by TMA; g32 270.1), g128 at 131072 over 8 (g256 259 against 193.5
     // us), g64 at 8192 over 16; at 4096 over 512, g4 before g8 (g2, the
     // rule's, not timed).
-    // A varlen batch pins the rule's count for its longest sequence (gauto
-    // with varlen is not built); with a symbolic length or batch it does
-    // not split.
-    std::string reduce = p.varlen ? std::string() : std::string("REDUCE@kv=gauto,");
+    // A varlen batch pins the rule's count for its longest sequence; with a
+    // symbolic length or batch it takes gauto, whose count over varlen
+    // sequences comes from the mean key length (total_k / batch), except
+    // over a paged cache (no total_k): no split.
+    std::string reduce = p.varlen && p.paged() ? std::string() : std::string("REDUCE@kv=gauto,");
     if (!p.seq_k.symbolic && !p.batch.symbolic) {
       int64_t heads = p.batch.value * (pack ? p.heads_kv : p.heads_q) * tiles;
       int64_t parts = autoSplitCount(p.seq_k.value, /*block (f1x8)=*/64, heads);
@@ -414,9 +415,11 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
     if (p.varlen)
       return {knobs, "default for a varlen decode batch on " + t.name + ": the decode row" +
                          (pack || !grouped ? std::string(", ") : std::string(" without PACK=gqa (seq_q > 1), ")) +
-                         (reduce.empty() ? std::string("without a split (gauto with varlen is not built)")
-                                         : std::string("its split count pinned for the longest sequence")) +
-                         (pack && !reduce.empty() && t.sm == 90 ? std::string(kVarlenDecodeMeasured) : std::string(" (not measured)"))};
+                         (reduce.empty() ? std::string("without a split (gauto over a paged cache is not built)")
+                          : reduce == "REDUCE@kv=gauto," ? std::string("its split count computed where it runs from the "
+                                                                        "mean key length (gauto)")
+                                                         : std::string("its split count pinned for the longest sequence")) +
+                         (pack && !reduce.empty() && reduce != "REDUCE@kv=gauto," && t.sm == 90 ? std::string(kVarlenDecodeMeasured) : std::string(" (not measured)"))};
     return {knobs, "default for decode on " + t.name + ": " + kDecodeMeasured +
                        (t.sm == 90 ? std::string() : std::string(" (not measured on ") + t.name +
                                                          "; it runs the same mma.sync there)")};

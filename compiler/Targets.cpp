@@ -131,10 +131,10 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
   // apply yet. A pinned split cuts each sequence's own keys.
   if (p.varlen) {
     for (const ReduceKnob &r : s.reduces)
-      if (r.autoGroups)
+      if (r.autoGroups && p.paged())
         return KnobError{"REDUCE@" + r.axis, "gauto",
-                         "g<n>k with --varlen (gauto's count from a sequence's own length is not built "
-                         "yet)"};
+                         "g<n>k with --varlen over a paged cache (gauto's count over varlen sequences comes "
+                         "from the mean key length, total_k / batch, which a paged cache does not have)"};
     if (s.place && *s.place == Place::Cut)
       return KnobError{"PLACE@fold", "cut", "fuse with --varlen (the cut fold over a sequence's own length is not "
                                              "built yet)"};

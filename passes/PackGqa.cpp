@@ -173,6 +173,9 @@ LogicalResult packVarlen(ReduceOp r, scf::ParallelOp map, scf::IfOp guard, Block
   SmallVector<std::pair<Operation *, BlockArgument>> accesses;
   for (BlockArgument a : {q, o, lse})
     for (Operation *user : a.getUsers()) {
+      // The first extent (a symbolic batch, the packed total) is unchanged.
+      if (auto dim = dyn_cast<memref::DimOp>(user); dim && dim.getConstantIndex() == 0)
+        continue;
       auto view = dyn_cast<memref::SubViewOp>(user);
       if (!view || view->getParentOp() != map.getOperation())
         return user->emitOpError("PACK=gqa with varlen needs q, o and lse used only by the map's "

@@ -111,9 +111,26 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   };
   bool perSequence = inMap(lo) || inMap(hi);
   auto guard = dyn_cast<scf::IfOp>(r->getParentOp());
-  if (perSequence && !cG)
-    return r.emitOpError() << knob << " needs the reduce's length before the map (a count per "
-                                      "sequence is not built; pin g<n>k)";
+  // gauto over varlen sequences: one count for the whole batch, from the
+  // mean key length ceil(total_k / batch) (FlashAttention-3's heuristic
+  // takes the longest, which no tensor's extent gives): K packed
+  // [total_k, Hkv * D], its first extent a size the runtime knows.
+  if (perSequence && !cG) {
+    auto fn = r->getParentOfType<func::FuncOp>();
+    Value totalK;
+    for (BlockArgument a : fn.getArguments()) {
+      auto role = fn.getArgAttrOfType<StringAttr>(a.getArgNumber(), monoid::kRoleAttr);
+      auto dims = fn.getArgAttrOfType<ArrayAttr>(a.getArgNumber(), monoid::kDimsAttr);
+      if (role && role.getValue() == "k" && dims && !dims.empty() && isa<StringAttr>(dims[0]) &&
+          cast<StringAttr>(dims[0]).getValue() == "total_k")
+        totalK = memref::DimOp::create(b, named(loc, "total_k"), a, 0);
+    }
+    if (!totalK)
+      return r.emitOpError() << knob << " over a length computed per sequence needs K packed "
+                                        "[total_k, ...] for its mean length (over a paged cache, pin g<n>k)";
+    Value n = arith::CeilDivUIOp::create(b, named(loc, "mean_len_k"), totalK, map.getUpperBound()[0]);
+    cG = autoGroups(b, loc, r, map, n, block);
+  }
 
   // 1. Part size, rounded up to whole blocks.
   auto partSize = [&](OpBuilder &pb, Value lo, Value hi) -> Value {

@@ -379,6 +379,10 @@ std::vector<Case> sweep() {
   add("varlen pack gqa split mma decode", varlen(attn(5, 8, 2, 1, 300, 64)),
       tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g4k,PACK=gqa");
   add("varlen pack gqa seqused causal", seqused(attn(4, 8, 2, 1, 200, 64), true), "TILE@kv=n16/f1,PACK=gqa");
+  // gauto over varlen sequences: the count from the mean key length.
+  add("varlen gauto symbolic mma decode", with(varlen(attn(5, 8, 2, 1, 400, 64)), [](Problem &p) {
+        p.batch.symbolic = p.seq_k.symbolic = true;
+      }), tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=gauto,PACK=gqa");
   add("varlen pack mqa", varlen(attn(4, 8, 1, 1, 150, 64)), tc16 + ",STAGE@kv=d2/cp/ring/pad,PACK=gqa");
   add("varlen pack gqa paged", with(varlen(attn(3, 4, 2, 1, 130, 64)), [](Problem &p) { p.page_size = 32; }),
       tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g2k,PACK=gqa");

@@ -377,8 +377,9 @@ func.func @per_sequence(%x: memref<3x100x100xf32>, %lens: memref<3xindex>, %lq: 
 
 // -----
 
-// gauto computes its count before the map from the reduce's length; a
-// length computed per sequence in the map's body is refused.
+// gauto computes its count before the map from the reduce's length; over a
+// length computed per sequence it takes the mean length, ceil(total_k /
+// batch), from K packed [total_k, ...]: without such a K it is refused.
 
 #s = #monoid.carrier<s: add(0)>
 #ga = #monoid.schedule<"REDUCE@n=gauto">
@@ -390,10 +391,44 @@ func.func @per_sequence_gauto(%x: memref<3x100x100xf32>, %lens: memref<3xindex>,
   %c100 = arith.constant 100 : index
   scf.parallel (%b, %i) = (%c0, %c0) to (%c3, %c100) step (%c1, %c1) {
     %hi = memref.load %lens[%b] : memref<3xindex>
-    // expected-error@+1 {{'monoid.reduce' op REDUCE@n=gauto needs the reduce's length before the map (a count per sequence is not built; pin g<n>k)}}
+    // expected-error@+1 {{'monoid.reduce' op REDUCE@n=gauto over a length computed per sequence needs K packed [total_k, ...] for its mean length (over a paged cache, pin g<n>k)}}
     %r = monoid.reduce "n" %c0 to %hi carrier #s schedule #ga : f32 {
     ^bb0(%j: index):
       %xj = memref.load %x[%b, %i, %j] : memref<3x100x100xf32>
+      monoid.yield %xj : f32
+    }
+    memref.store %r, %out[%b, %i] : memref<3x100xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// With K packed [total_k, ...] (varlen): the count from the mean key length,
+// computed before the map.
+
+#s2 = #monoid.carrier<s: add(0)>
+#ga2 = #monoid.schedule<"REDUCE@n=gauto">
+
+// CHECK-LABEL: func.func @per_sequence_gauto_mean
+// CHECK: %[[TOT:.*]] = memref.dim %arg0, %{{.*}} : memref<?x100xf32>
+// CHECK-NEXT: %[[MEAN:.*]] = arith.ceildivui %[[TOT]], %c3 : index
+// CHECK: arith.ceildivui %[[MEAN]], %c256
+// CHECK: %[[G:.*]] = arith.maxui
+// CHECK: scf.parallel ({{.*}}) = ({{.*}}) to (%c3, %c100, %[[G]])
+func.func @per_sequence_gauto_mean(%k: memref<?x100xf32> {attncc.role = "k", attncc.dims = ["total_k", "heads_kv_x_head_dim"]}, %cu: memref<4xindex>, %out: memref<3x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%b, %i) = (%c0, %c0) to (%c3, %c100) step (%c1, %c1) {
+    %b1 = arith.addi %b, %c1 : index
+    %lo = memref.load %cu[%b] : memref<4xindex>
+    %hi = memref.load %cu[%b1] : memref<4xindex>
+    %r = monoid.reduce "n" %lo to %hi carrier #s2 schedule #ga2 : f32 {
+    ^bb0(%j: index):
+      %xj = memref.load %k[%j, %i] : memref<?x100xf32>
       monoid.yield %xj : f32
     }
     memref.store %r, %out[%b, %i] : memref<3x100xf32>
