@@ -62,6 +62,8 @@ struct Case {
   bool expectPass = true;
   /// Optional mutation of the monoid IR (negative controls).
   std::function<void(mlir::ModuleOp)> mutate;
+  // A control's change to the loop IR (after the passes: what a pass wrote).
+  std::function<void(mlir::ModuleOp)> mutateLoop;
   /// Optional change of the problem the reference is computed for.
   std::function<void(Problem &)> refProblem;
 };
@@ -497,6 +499,17 @@ std::vector<Case> sweep() {
     });
   };
   cs.push_back(gapKey);
+  // PACK=gqa over varlen decode with the group's view at head hkv instead
+  // of hkv * G (the first KV groups read other groups' query heads).
+  Case packHead{"CONTROL varlen pack gqa view at the wrong head",
+                with(attn(4, 8, 2, 1, 150, 64), [](Problem &p) { p.varlen = true; }), "TILE@kv=n16/f1,PACK=gqa", false};
+  packHead.mutateLoop = [named](mlir::ModuleOp m) {
+    m.walk([&](mlir::arith::MulIOp mul) {
+      if (named(mul.getResult(), "group_head0"))
+        mul.getResult().replaceAllUsesWith(mul.getLhs());
+    });
+  };
+  cs.push_back(packHead);
   return cs;
 }
 
@@ -531,6 +544,8 @@ Outcome runCase(const Case &c, uint64_t seed, const std::string &dumpLlvm) {
     o.detail = "loop pipeline failed";
     return o;
   }
+  if (c.mutateLoop)
+    c.mutateLoop(*module);
   if (!dumpLlvm.empty()) {
     mlir::OwningOpRef<mlir::ModuleOp> copy(mlir::cast<mlir::ModuleOp>((*module)->clone()));
     mlir::DialectRegistry llvmRegistry;
