@@ -39,6 +39,13 @@ const char *kDecodeMeasured =
     "[16,32/1,1,8192,128] 31.1 us with w2 and g32 (cuDNN 28.4, flash 32.7), Sq = 4 causal 259.6 us, Sq = 16 "
     "causal (w4, f1x8, a ring of two) 314.5 us (cuDNN 774.5 and 771.5 non-causal) (H200, 2026-12-04, "
     "bench/results/2026-12-04-h200-decode7-abab.json, PyTorch in the same call)";
+/// The varlen decode row with PACK=gqa and a pinned split, beside the same
+/// shapes dense (bench/varlen-decode-call.sh).
+const char *kVarlenDecodeMeasured =
+    " (H200, 2026-12-05, every sequence full: 254.0 us at [8,32/8,1,32768,128], 98 % of the 4.3 TB/s copy "
+    "bandwidth, cuDNN's dense kernel 247.6; 252.7 us at [64,32/8,1,4096,128], cuDNN 246.2; MQA "
+    "[16,32/1,1,8192,128] 32.1 us, cuDNN 27.9; ragged lengths 77-89 % at the GQA shapes; "
+    "bench/results/2026-12-05-h200-varlen-decode.json)";
 
 /// mma.sync prefill schedules (every tensor-core target), measured on the
 /// H200 by scripts/gpu-tc-perf.sh: candidates over bench/perf-tc.txt (run 3,
@@ -363,13 +370,6 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
                                   (wgmmaRow ? "; --target sm_90a has a faster wgmma default" : "") +
                                   (f16x ? std::string(kF16xMeasured) : std::string()))};
     }
-  // The varlen decode row with PACK=gqa and a pinned split, beside the
-  // same shapes dense (bench/varlen-decode-call.sh).
-  constexpr const char *kVarlenDecodeMeasured =
-      " (H200, 2026-12-05, every sequence full: 254.0 us at [8,32/8,1,32768,128], 98 % of the 4.3 TB/s copy "
-      "bandwidth, cuDNN's dense kernel 247.6; 252.7 us at [64,32/8,1,4096,128], cuDNN 246.2; MQA "
-      "[16,32/1,1,8192,128] 32.1 us, cuDNN 27.9; ragged lengths 77-89 % at the GQA shapes; "
-      "bench/results/2026-12-05-h200-varlen-decode.json)";
   // Decode on a GPU with mma.sync: a split on the mma.sync atom with the
   // query heads of a KV group packed into the rows (issue 16).
   if (cls == "decode" && t.sm > 0 && t.mmaSync && lowp && p.head_dim % 16 == 0 && p.head_dim <= 128) {
@@ -392,8 +392,10 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
     // symbolic length or batch it takes gauto, whose count over varlen
     // sequences comes from the mean key length (total_k / batch), except
     // over a paged cache (no total_k): no split.
-    std::string reduce = p.varlen && p.paged() ? std::string() : std::string("REDUCE@kv=gauto,");
-    if (!p.seq_k.symbolic && !p.batch.symbolic) {
+    bool pinned = !p.seq_k.symbolic && !p.batch.symbolic;
+    bool gauto = !pinned && !(p.varlen && p.paged());
+    std::string reduce = gauto ? std::string("REDUCE@kv=gauto,") : std::string();
+    if (pinned) {
       int64_t heads = p.batch.value * (pack ? p.heads_kv : p.heads_q) * tiles;
       int64_t parts = autoSplitCount(p.seq_k.value, /*block (f1x8)=*/64, heads);
       reduce = parts > 1 ? "REDUCE@kv=g" + std::to_string(parts) + "k," : std::string();
@@ -412,14 +414,16 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
                         std::to_string(warps) + "x1/f1x" + (short32 ? "4" : "8") + "/k4,STAGE@kv=" + stage + "," +
                         reduce + "EXP=ex2" +
                         (pack ? ",PACK=gqa" : "");
-    if (p.varlen)
+    if (p.varlen) {
+      std::string split = gauto            ? "its split count computed where it runs from the mean key length (gauto)"
+                          : reduce.empty() ? (pinned ? "without a split" : "without a split (gauto over a paged cache is not built)")
+                                           : "its split count pinned for the longest sequence";
+      // Measured: the packed row with a pinned split, on sm_90.
+      bool measured = pack && pinned && !reduce.empty() && t.sm == 90;
       return {knobs, "default for a varlen decode batch on " + t.name + ": the decode row" +
-                         (pack || !grouped ? std::string(", ") : std::string(" without PACK=gqa (seq_q > 1), ")) +
-                         (reduce.empty() ? std::string("without a split (gauto over a paged cache is not built)")
-                          : reduce == "REDUCE@kv=gauto," ? std::string("its split count computed where it runs from the "
-                                                                        "mean key length (gauto)")
-                                                         : std::string("its split count pinned for the longest sequence")) +
-                         (pack && !reduce.empty() && reduce != "REDUCE@kv=gauto," && t.sm == 90 ? std::string(kVarlenDecodeMeasured) : std::string(" (not measured)"))};
+                         (pack || !grouped ? ", " : " without PACK=gqa (seq_q > 1), ") + split +
+                         (measured ? kVarlenDecodeMeasured : " (not measured)")};
+    }
     return {knobs, "default for decode on " + t.name + ": " + kDecodeMeasured +
                        (t.sm == 90 ? std::string() : std::string(" (not measured on ") + t.name +
                                                          "; it runs the same mma.sync there)")};

@@ -47,6 +47,13 @@ scf::ParallelOp getFreeAxisMap(ReduceOp r, StringRef knob, bool perSequence) {
   return map;
 }
 
+BlockArgument argWithRole(func::FuncOp fn, StringRef role) {
+  for (BlockArgument a : fn.getArguments())
+    if (auto r = fn.getArgAttrOfType<StringAttr>(a.getArgNumber(), kRoleAttr); r && r.getValue() == role)
+      return a;
+  return {};
+}
+
 bool dependsOnRow(Value v, scf::ParallelOp map) {
   Value row = map.getInductionVars().back();
   if (v == row)

@@ -10,6 +10,7 @@
 #define ATTNCC_PASSES_MAPUTILS_H
 
 #include "ir/MonoidOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -23,6 +24,9 @@ namespace mlir::attncc {
 /// sequence's rows) directly in the map, and bounds computed in the map's
 /// body that do not depend on its last axis (the rows).
 scf::ParallelOp getFreeAxisMap(monoid::ReduceOp r, StringRef knob, bool perSequence = false);
+
+/// The function argument with attncc.role `role`, or null.
+BlockArgument argWithRole(func::FuncOp fn, StringRef role);
 
 /// Allocates, before `map`, a buffer [map extents..., extra...] of `elem`
 /// (for a vector element type vector<D x T>, the buffer is [..., D] of T).

@@ -56,14 +56,6 @@ using namespace mlir::attncc;
 
 namespace {
 
-/// The function argument with attncc.role `role`, or null.
-BlockArgument argWithRole(func::FuncOp fn, StringRef role) {
-  for (BlockArgument a : fn.getArguments())
-    if (auto r = fn.getArgAttrOfType<StringAttr>(a.getArgNumber(), kRoleAttr); r && r.getValue() == role)
-      return a;
-  return {};
-}
-
 /// The KV heads: k's dimension named heads_kv (attncc.dims: [B, Hkv, Sk, D],
 /// or a paged cache's HND [pages, Hkv, P, D]), or a paged NHD cache's
 /// heads_kv_x_head_dim ([pages, P, Hkv * D]) divided by q's head dim.

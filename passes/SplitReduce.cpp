@@ -118,12 +118,10 @@ LogicalResult splitReduce(ReduceOp r, int64_t groups, int64_t block) {
   if (perSequence && !cG) {
     auto fn = r->getParentOfType<func::FuncOp>();
     Value totalK;
-    for (BlockArgument a : fn.getArguments()) {
-      auto role = fn.getArgAttrOfType<StringAttr>(a.getArgNumber(), monoid::kRoleAttr);
-      auto dims = fn.getArgAttrOfType<ArrayAttr>(a.getArgNumber(), monoid::kDimsAttr);
-      if (role && role.getValue() == "k" && dims && !dims.empty() && isa<StringAttr>(dims[0]) &&
-          cast<StringAttr>(dims[0]).getValue() == "total_k")
-        totalK = memref::DimOp::create(b, named(loc, "total_k"), a, 0);
+    if (BlockArgument k = argWithRole(fn, "k")) {
+      auto dims = fn.getArgAttrOfType<ArrayAttr>(k.getArgNumber(), monoid::kDimsAttr);
+      if (dims && !dims.empty() && isa<StringAttr>(dims[0]) && cast<StringAttr>(dims[0]).getValue() == "total_k")
+        totalK = memref::DimOp::create(b, named(loc, "total_k"), k, 0);
     }
     if (!totalK)
       return r.emitOpError() << knob << " over a length computed per sequence needs K packed "
