@@ -14,3 +14,25 @@ OUT=$OUT/g SWEEP=/tmp/vlg.txt FULL="" LADDER="" SAN="" CONTROLS="" REFS="" STEP_
   timeout 90 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -6
 python3 scripts/results-json.py $OUT/g --what "bench/session13-call.sh: the vl-gauto lines of bench/sweep-varlen.txt (gauto over varlen)" > /dev/null 2>&1 || echo results-json failed
 rm -f $OUT/g/verify.jsonl $OUT/g/gpu.txt
+#   3. WSPEC=.../corr4 (attncc-corr-role) under emulation: bench/sweep-tcgen05-corr.txt,
+#      memcheck and racecheck of cr-97-c and cr-q2-97-c, and two planted faults that must fail
+#      the check: the mma warp's wait on o_ready deleted (P*V may accumulate into O while the
+#      correction warps rescale it), and the correction warps' wait on corr_full deleted (they
+#      may read last block's factors).                                    $OUT/c/results.json
+# (Bundle bench/sweep-tcgen05-corr.txt into build-bundles too.)
+if [ -d build-bundles/cr-97-c ]; then
+  mkdir -p $OUT/c
+  OUT=$OUT/c SWEEP=bench/sweep-tcgen05-corr.txt FULL="" LADDER="" SAN="cr-97-c cr-q2-97-c" CONTROLS="" REFS="" \
+    STEP_TIMEOUT=60 SAN_TIMEOUT=60 timeout 330 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -12
+  python3 scripts/results-json.py $OUT/c --what "bench/session13-call.sh: bench/sweep-tcgen05-corr.txt (WSPEC=.../corr4) under emulation; memcheck and racecheck of cr-97-c and cr-q2-97-c" > /dev/null 2>&1 || echo results-json failed
+  source scripts/gpu-build-runner.sh > /dev/null 2>&1
+  for fault in "o_ready_2, parity" "corr_full_1, parity); // the row factors"; do
+    rm -rf /tmp/planted && cp -r build-bundles/cr-97-c /tmp/planted
+    grep -vF "$fault" build-bundles/cr-97-c/kernel.cu > /tmp/planted/kernel.cu
+    echo "planted: deleted $(( $(wc -l < build-bundles/cr-97-c/kernel.cu) - $(wc -l < /tmp/planted/kernel.cu) )) line(s) with '$fault'"
+    timeout 60 $R --json $OUT/c/planted.jsonl /tmp/planted > /tmp/planted.txt 2>&1; rc=$?
+    tail -2 /tmp/planted.txt
+    [ $rc = 0 ] && echo "planted fault NOT detected" || echo "planted fault detected (rc $rc)"
+  done
+  rm -f $OUT/c/verify.jsonl $OUT/c/gpu.txt
+fi

@@ -93,6 +93,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     pm.addPass(mlir::attncc::createLowerMma());     // mma.sync atoms as nvgpu ops
     pm.addPass(mlir::attncc::createLowerWgmma());   // wgmma atoms as descriptors, monoid.wgmma, fences, turns
     pm.addPass(mlir::attncc::createLowerTcgen05()); // tcgen05 atoms: tensor-memory st/ld, MMAs, commit, wait
+    pm.addPass(mlir::attncc::createCorrRole());     // WSPEC=.../corr4: the correction warps rescale O
     pm.addPass(mlir::attncc::createMmaRole());      // WSPEC=load1/mma1: the mma warp issues the tcgen05 products
     pm.addPass(mlir::attncc::createChainLaunch());  // LAUNCH=pdl: griddepcontrol between a schedule's kernels
   }

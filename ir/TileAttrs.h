@@ -60,7 +60,9 @@
 //                                        for the tcgen05 mma warp after them,
 //                                        idle = 2 for the warps that make
 //                                        those a whole warpgroup, for
-//                                        setmaxnreg)
+//                                        setmaxnreg, corr = 4 for the
+//                                        tcgen05 correction warpgroup after
+//                                        them)
 //   attncc.issue  (unit)                 the scf.if in which one thread
 //                                        issues a tcgen05 product, and
 //   attncc.qtile  = <g>                  with two Q tiles: the issue block
@@ -74,12 +76,27 @@
 //                                        an mma warp)
 //   attncc.mma_role (unit)               the scf.if of the mma warp in the
 //                                        producer branch (attncc-mma-role)
+//   attncc.o_rescale (unit)              with corr = 4: the scf.if that
+//                                        rescales a fold's O in tensor
+//                                        memory, and
+//   attncc.o_resident (unit)             the issue blocks of the P*V
+//                                        products that accumulate into it
+//                                        (attncc-lower-tcgen05; attncc-corr-
+//                                        role moves the rescale to the
+//                                        correction warps)
+//   attncc.corr_full, attncc.o_ready,    with corr = 4: the mbarriers the row
+//   attncc.corr_scale (unit)             warps arrive on when a row factor
+//                                        is published, the correction warps
+//                                        when O is rescaled, and the factors
+//                                        (attncc-allocate-tmem)
+//   attncc.corr_role (unit)              the scf.if of the correction warps
+//                                        (attncc-corr-role)
 //   attncc.cta    = {threads, rows[, roles]} on a function: the CTA a tiled
 //                                        map asks for (attncc-partition; read
 //                                        by attncc-map-to-gpu); roles = {load,
-//                                        mma, idle}: WSPEC's warps that own
+//                                        mma, idle, corr}: WSPEC's warps that own
 //                                        no rows
-//   attncc.warp_roles = {load, mma, idle} the same roles on the outlined
+//   attncc.warp_roles = {load, mma, idle, corr} the same roles on the outlined
 //                                        kernel (attncc-map-to-gpu through
 //                                        attncc-kernel-attrs; read by
 //                                        attncc-atomize, which writes

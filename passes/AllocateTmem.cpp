@@ -22,7 +22,11 @@
 //         element 2g; attncc.tile.smem grows by 16 bytes a Q tile; with an
 //         mma warp, attncc.tile.mma, a second view 8 bytes on, marked
 //         attncc.mma_ready, whose element 2g each Q tile's warpgroup
-//         arrives on, 8 bytes more); thread 0
+//         arrives on, 8 bytes more; with a correction warpgroup,
+//         attncc.tile.corr, two more per Q tile after those, marked
+//         attncc.corr_full (128 arrivals of the tile's row warps) and
+//         attncc.o_ready (128 of the correction warps), and an f32 a row,
+//         the view marked attncc.corr_scale); thread 0
 //         initializes the mbarriers (one arrival for the commits, 32 W / Q
 //         for the row warps of a Q tile)
 //         warp 0: nvvm.tcgen05.alloc into it, nvvm.tcgen05.relinquish_alloc_permit
@@ -116,7 +120,14 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   // a Q tile: its mma_done, and with an mma warp its mma_ready after it (so
   // a thread finds both from one address).
   int64_t bars = 8 + mlir::attncc::kQtileMbarrierStride * (qTiles - 1) + (mmaRole ? 16 : 8);
-  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), at + bars));
+  // A correction warpgroup (corr = 4, with the mma warp): per Q tile the
+  // mbarrier the row warps arrive on when their row factors are published
+  // (corr_full) and the one the correction warps arrive on when O is
+  // rescaled (o_ready, 8 bytes after it), then the factors, an f32 a row.
+  bool corr = tile.getAs<IntegerAttr>("corr") && mmaRole;
+  int64_t corrBars = at + 8 + mlir::attncc::kQtileMbarrierStride * qTiles;
+  int64_t scales = llvm::alignTo(corrBars + mlir::attncc::kQtileMbarrierStride * qTiles, 16);
+  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), corr ? scales + 4 * 128 * qTiles : at + bars));
   t.set("tmem", IntegerAttr::get(IntegerType::get(ctx, 64), cols));
   if (qTiles > 1)
     t.set("tmem_qtile", IntegerAttr::get(IntegerType::get(ctx, 64), sCols + oCols));
@@ -173,6 +184,30 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
       for (int64_t g = 0; g < qTiles; ++g)
         b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, ready, g, consts, loc),
                                        consts.i32(rowThreads), Value{});
+      if (corr) {
+        // WSPEC=.../corr4: a Q tile's row warps publish their factors (128
+        // arrivals) and the correction warpgroup says O is rescaled (128);
+        // attncc-corr-role writes both sides.
+        b.setInsertionPoint(i);
+        Value full = b.create<memref::ViewOp>(monoid::named(loc, "corr_full"), barT, raw, consts.index(corrBars),
+                                              ValueRange{});
+        full.getDefiningOp()->setAttr("attncc.corr_full", b.getUnitAttr());
+        Value oReady = b.create<memref::ViewOp>(monoid::named(loc, "o_ready"), barT, raw,
+                                                consts.index(corrBars + 8), ValueRange{});
+        oReady.getDefiningOp()->setAttr("attncc.o_ready", b.getUnitAttr());
+        auto scaleT = MemRefType::get({128 * qTiles}, b.getF32Type(), MemRefLayoutAttrInterface{},
+                                      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+        Value scale = b.create<memref::ViewOp>(monoid::named(loc, "corr_scale"), scaleT, raw, consts.index(scales),
+                                               ValueRange{});
+        scale.getDefiningOp()->setAttr("attncc.corr_scale", b.getUnitAttr());
+        b.setInsertionPoint(i.thenBlock()->getTerminator());
+        for (int64_t g = 0; g < qTiles; ++g) {
+          b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, full, g, consts, loc),
+                                         consts.i32(rowThreads), Value{});
+          b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, oReady, g, consts, loc),
+                                         consts.i32(128), Value{});
+        }
+      }
     }
     b.create<NVVM::FenceMbarrierInitOp>(loc);
   }

@@ -180,7 +180,7 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
     int64_t threads = int64_t(block[0]) * block[1] * block[2];
     if (threads % 32)
       return f.emitOpError("attncc-atomize: ") << threads << " threads is not whole warps";
-    int64_t warps = threads / 32, rows = 0, producers = 0, mmaWarps = 0, idleWarps = 0;
+    int64_t warps = threads / 32, rows = 0, producers = 0, mmaWarps = 0, idleWarps = 0, corrWarps = 0;
     bool wgmma = false, tcgen05 = false;
     // WSPEC's warps past those that own rows (attncc-partition's count,
     // which attncc-map-to-gpu hands to the kernel as attncc.warp_roles):
@@ -195,7 +195,8 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       producers = count("load");
       mmaWarps = count("mma");
       idleWarps = count("idle");
-      warps -= producers + mmaWarps + idleWarps;
+      corrWarps = count("corr");
+      warps -= producers + mmaWarps + idleWarps + corrWarps;
       if (warps <= 0)
         return f.emitOpError("attncc-atomize: attncc.warp_roles leaves no warps to own rows");
     }
@@ -363,6 +364,8 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       tileAttrs.push_back(b.getNamedAttr("mma", b.getI64IntegerAttr(mmaWarps)));
     if (idleWarps)
       tileAttrs.push_back(b.getNamedAttr("idle", b.getI64IntegerAttr(idleWarps)));
+    if (corrWarps)
+      tileAttrs.push_back(b.getNamedAttr("corr", b.getI64IntegerAttr(corrWarps)));
     f->setAttr("attncc.tile", b.getDictionaryAttr(tileAttrs));
     // A tiled CTA is sized to have an SM to itself (its registers and shared
     // memory): NVVM's minimum of CTAs per SM, which the emitter prints in

@@ -48,7 +48,11 @@
 //         scf.if (nvvm.vote.sync any (factor != 1))
 //       so a warp whose 32 rows all kept their maximum (factors exactly 1)
 //       skips it; the vote, not the thread's own test, because tcgen05.ld
-//       and st are warp-wide.
+//       and st are warp-wide. With a correction warpgroup (attncc.tile.corr)
+//       the rescale is always such a block (its condition `true` unless
+//       lazy), marked attncc.o_rescale, and the issue blocks of the product
+//       are marked attncc.o_resident: attncc-corr-role moves the block to
+//       the correction warps and makes the issue wait for them.
 //       Two Q tiles (w8x1: attncc.tile.tmem_qtile, the columns of one Q
 //       tile): warp w's lane quarter is w % 4 in the columns of Q tile
 //       w / 4 (%mine adds w / 4 * tmem_qtile), and the issue block comes
@@ -161,6 +165,7 @@ private:
   mlir::attncc::KernelConstants consts;
   Value tmem, bar, barPtr, quarter, phase, tid0;
   int64_t qTiles = 1, qtileCols = 0; // w8x1: two Q tiles, the second's columns after the first's
+  bool corrRole = false;             // WSPEC=.../corr4: O's rescale goes to the correction warps
   struct Kept { scf::ForOp loop; unsigned pos; int64_t col; VectorType tile; };
   SmallVector<Kept> kept; // the folds whose O stays in tensor memory
 
@@ -246,6 +251,7 @@ private:
     Value w32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), w);
     auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
     auto qtile = tile ? tile.getAs<IntegerAttr>("tmem_qtile") : IntegerAttr();
+    corrRole = tile && tile.getAs<IntegerAttr>("corr");
     if (!qtile) {
       quarter = b.create<arith::ShLIOp>(monoid::named(loc, "quarter"),
                                         Value(b.create<arith::MulIOp>(loc, w32, i32(32))), i32(16));
@@ -332,6 +338,7 @@ private:
       Value scale = b.create<monoid::ToLanesOp>(monoid::named(loc, name + "_scale"), VectorType::get({n}, b.getF32Type()),
                                                 keep->scale);
       OpBuilder::InsertionGuard guard(b);
+      scf::IfOp block;
       if (mlir::attncc::lazyFold(keep->loop)) {
         // RESCALE=lazy<t>: a warp whose 32 rows all kept their maximum has
         // factors of exactly 1; it skips the rescale. tcgen05.ld/st are
@@ -341,8 +348,18 @@ private:
         Value moved = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, factor, one);
         Value any = b.create<NVVM::VoteSyncOp>(monoid::named(loc, name + "_rescale_any"), b.getI1Type(), i32(-1),
                                                moved, NVVM::VoteSyncKind::any);
-        auto skip = b.create<scf::IfOp>(loc, any, /*withElseRegion=*/false);
-        b.setInsertionPointToStart(skip.thenBlock());
+        block = b.create<scf::IfOp>(loc, any, /*withElseRegion=*/false);
+      } else if (corrRole) {
+        block = b.create<scf::IfOp>(loc, b.create<arith::ConstantIntOp>(loc, 1, 1), /*withElseRegion=*/false);
+      }
+      if (block) {
+        // WSPEC=.../corr4: the block attncc-corr-role moves to the
+        // correction warps.
+        if (corrRole) {
+          block->setAttr("attncc.o_rescale", b.getUnitAttr());
+          block->setAttr("attncc.tmem_col", b.getI64IntegerAttr(colAttr.getInt()));
+        }
+        b.setInsertionPointToStart(block.thenBlock());
       }
       for (int64_t j = 0; j < n; j += 8) {
         Value at = b.create<arith::AddIOp>(loc, mine, i32(j));
@@ -391,6 +408,8 @@ private:
     for (int64_t g = 0; g < qTiles; ++g) {
       auto issue = b.create<scf::IfOp>(loc, tid0, /*withElseRegion=*/false);
       issue->setAttr("attncc.issue", b.getUnitAttr());
+      if (keep && corrRole)
+        issue->setAttr("attncc.o_resident", b.getUnitAttr());
       if (qTiles > 1)
         issue->setAttr("attncc.qtile", b.getI64IntegerAttr(g));
       OpBuilder::InsertionGuard g0(b);

@@ -50,6 +50,7 @@
 #include "passes/AtomUtils.h"
 #include "passes/KernelConstants.h"
 #include "passes/Passes.h"
+#include "passes/RoleSlice.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -72,134 +73,6 @@ namespace mlir::attncc {
 using namespace mlir;
 
 namespace {
-
-/// The ops of the row warps' region that the mma warp runs: every product's
-/// issue block and TMA wait, and what they need (their operands' backward
-/// slice, the loops around them with the iter_args they read, and every
-/// store to a private counter one of them loads).
-class Slice {
-public:
-  explicit Slice(Block &rows) : rows(rows) {}
-
-  LogicalResult build() {
-    rows.walk([&](memref::StoreOp s) {
-      if (s.getMemRef().getDefiningOp<memref::AllocaOp>())
-        counterStores[s.getMemRef()].push_back(s);
-    });
-    WalkResult bad = rows.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (op->hasAttr("attncc.issue") || isa<nvgpu::MBarrierTryWaitParityOp>(op))
-        if (failed(addOp(op)))
-          return WalkResult::interrupt();
-      return op->hasAttr("attncc.issue") ? WalkResult::skip() : WalkResult::advance();
-    });
-    if (bad.wasInterrupted())
-      return failure();
-    while (!work.empty())
-      if (failed(need(work.pop_back_val())))
-        return failure();
-    return success();
-  }
-
-  bool contains(Operation *op) const { return ops.contains(op); }
-  /// The iter_args of `l` the mma warp carries.
-  ArrayRef<bool> carried(scf::ForOp l) { return carriedArgs[l.getOperation()]; }
-
-private:
-  Block &rows;
-  DenseSet<Operation *> ops;
-  DenseMap<Operation *, SmallVector<bool>> carriedArgs;
-  DenseMap<Value, SmallVector<memref::StoreOp>> counterStores;
-  SmallVector<Value> work;
-
-  bool inRows(Operation *op) const { return op && rows.getParent()->isAncestor(op->getParentRegion()); }
-
-  /// An op the mma warp runs whole, and the loops around it.
-  LogicalResult addOp(Operation *op) {
-    if (isa<scf::ForOp>(op))
-      return addLoop(cast<scf::ForOp>(op));
-    if (!ops.insert(op).second)
-      return success();
-    // An issue block's condition (thread 0) is not the mma warp's: it
-    // issues from its lane 0.
-    bool issue = op->hasAttr("attncc.issue");
-    op->walk([&](Operation *in) {
-      if (issue && in == op)
-        return;
-      for (Value v : in->getOperands())
-        if (!op->isAncestor(v.getParentBlock()->getParentOp()))
-          work.push_back(v);
-    });
-    // A private counter (a ring's fill or wait count) the op reads: every
-    // update of it too, so the mma warp's copy counts the same.
-    if (auto l = dyn_cast<memref::LoadOp>(op))
-      for (memref::StoreOp s : counterStores.lookup(l.getMemRef()))
-        if (failed(addOp(s)))
-          return failure();
-    return enclose(op);
-  }
-
-  LogicalResult addLoop(scf::ForOp l) {
-    if (!ops.insert(l).second)
-      return success();
-    carriedArgs[l.getOperation()].assign(l.getNumRegionIterArgs(), false);
-    work.append({l.getLowerBound(), l.getUpperBound(), l.getStep()});
-    return enclose(l);
-  }
-
-  /// The ops around `op` in the row warps' region: loops, and nothing else.
-  LogicalResult enclose(Operation *op) {
-    for (Operation *p = op->getParentOp(); p != rows.getParentOp(); p = p->getParentOp()) {
-      if (auto l = dyn_cast<scf::ForOp>(p)) {
-        if (failed(addLoop(l)))
-          return failure();
-        continue;
-      }
-      if (p->hasAttr("attncc.issue"))
-        continue;
-      return op->emitOpError("attncc-mma-role: WSPEC=load1/mma1: a tcgen05 product or a TMA wait inside a branch "
-                             "of the row warps is not supported");
-    }
-    return success();
-  }
-
-  void carry(scf::ForOp l, unsigned i) {
-    (void)addLoop(l);
-    SmallVector<bool> &c = carriedArgs[l.getOperation()];
-    if (c[i])
-      return;
-    c[i] = true;
-    work.push_back(l.getInitArgs()[i]);
-    work.push_back(cast<scf::YieldOp>(l.getBody()->getTerminator()).getOperand(i));
-  }
-
-  LogicalResult need(Value v) {
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (!inRows(owner) || owner->hasAttr("attncc.issue"))
-        return success();
-      auto l = dyn_cast<scf::ForOp>(owner);
-      if (!l)
-        return owner->emitOpError("attncc-mma-role: a product's operand is a block argument of this op");
-      if (arg == l.getInductionVar())
-        return addLoop(l);
-      carry(l, arg.getArgNumber() - 1);
-      return success();
-    }
-    Operation *d = v.getDefiningOp();
-    if (!inRows(d))
-      return success();
-    for (Operation *p = d; p != rows.getParentOp(); p = p->getParentOp())
-      if (p->hasAttr("attncc.issue") && p != d)
-        return success(); // inside an issue block, which is taken whole
-    if (auto l = dyn_cast<scf::ForOp>(d)) {
-      carry(l, cast<OpResult>(v).getResultNumber());
-      return success();
-    }
-    if (d->getNumRegions())
-      return d->emitOpError("attncc-mma-role: the operands of a tcgen05 product depend on this op's result");
-    return addOp(d);
-  }
-};
 
 struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
   Value parity;    // the mma warp's wait of the product being cloned
@@ -224,7 +97,12 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
       return f.emitOpError("attncc-mma-role: needs the warp roles of attncc-warp-specialize and the mbarrier "
                            "of attncc-allocate-tmem");
     Block &rows = roles.getElseRegion().front();
-    Slice slice(rows);
+    // The mma warp runs every product's issue block and TMA wait, and what
+    // they need (their operands' backward slice, the loops around them).
+    auto seed = [](Operation *op) { return op->hasAttr("attncc.issue") || isa<nvgpu::MBarrierTryWaitParityOp>(op); };
+    mlir::attncc::RoleSlice slice(rows, seed, /*operands=*/true, "attncc-mma-role",
+                                  "attncc-mma-role: WSPEC=load1/mma1: a tcgen05 product or a TMA wait inside a "
+                                  "branch of the row warps is not supported");
     if (failed(slice.build()))
       return failure();
 
@@ -260,7 +138,9 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
     Value waits = mlir::attncc::privateArray(f, loc, "ready_waits", {}, b.getI32Type());
     b.create<memref::StoreOp>(loc, consts.i32(0), waits, ValueRange{});
     IRMapping map;
-    clone(b, rows, slice, map, readyPtr, waits, issuer, consts);
+    mlir::attncc::cloneRole(b, rows, slice, map, [&](Operation &op, IRMapping &m) {
+      cloneIssue(b, op, m, readyPtr, waits, issuer, consts);
+    });
 
     // The row warps: arrive where they met, no longer issue, no longer wait
     // for the blocks.
@@ -307,78 +187,36 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
     return success();
   }
 
-  /// Clones the slice ops of `from` in order; a loop keeps the iter_args
-  /// the slice carries; an issue block becomes the ready wait and lane 0's
-  /// issue.
-  void clone(OpBuilder &b, Block &from, Slice &slice, IRMapping &map, Value readyPtr, Value waits, Value issuer,
-             mlir::attncc::KernelConstants &consts) {
-    Location loc = from.getParentOp()->getLoc();
-    for (Operation &op : from.without_terminator()) {
-      if (!slice.contains(&op))
-        continue;
-      if (op.hasAttr("attncc.issue")) {
-        // One phase a product: Q tile g > 0's issue block follows tile 0's
-        // of the same product and waits for the same phase on its own
-        // mbarrier.
-        auto qtile = op.getAttrOfType<IntegerAttr>("attncc.qtile");
-        int64_t g = qtile ? qtile.getInt() : 0;
-        if (g == 0) {
-          Value count = b.create<memref::LoadOp>(loc, waits, ValueRange{});
-          b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, consts.i32(1))), waits,
-                                    ValueRange{});
-          parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, consts.i32(1));
-        }
-        Value tileReady =
-            g ? mlir::attncc::qtileMbarrier(b, loc, readyBars, g, consts, monoid::named(loc, "mma_ready_q" + std::to_string(g)))
-              : readyPtr;
-        b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, "the operands are ready"), tileReady, parity,
-                                                consts.i32(10000000));
-        b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-        auto issue = b.create<scf::IfOp>(op.getLoc(), issuer, /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(issue.thenBlock()->getTerminator());
-        for (Operation &in : cast<scf::IfOp>(op).thenBlock()->without_terminator())
-          b.clone(in, map);
-        continue;
-      }
-      auto l = dyn_cast<scf::ForOp>(op);
-      if (!l) {
-        b.clone(op, map);
-        continue;
-      }
-      ArrayRef<bool> keep = slice.carried(l);
-      SmallVector<Value> inits;
-      for (auto [i, init] : llvm::enumerate(l.getInitArgs()))
-        if (keep[i])
-          inits.push_back(map.lookupOrDefault(init));
-      auto bare = b.create<scf::ForOp>(l.getLoc(), map.lookupOrDefault(l.getLowerBound()),
-                                       map.lookupOrDefault(l.getUpperBound()), map.lookupOrDefault(l.getStep()), inits);
-      bare->setDiscardableAttrs(l->getDiscardableAttrDictionary());
-      bare.getInductionVar().setLoc(l.getInductionVar().getLoc());
-      map.map(l.getInductionVar(), bare.getInductionVar());
-      unsigned k = 0;
-      for (auto [i, arg] : llvm::enumerate(l.getRegionIterArgs()))
-        if (keep[i]) {
-          map.map(arg, bare.getRegionIterArgs()[k]);
-          bare.getRegionIterArgs()[k].setLoc(arg.getLoc());
-          map.map(l.getResult(i), bare.getResult(k));
-          ++k;
-        }
-      OpBuilder::InsertionGuard g(b);
-      // scf.for is built with its yield only when it carries nothing.
-      if (inits.empty())
-        b.setInsertionPoint(bare.getBody()->getTerminator());
-      else
-        b.setInsertionPointToEnd(bare.getBody());
-      clone(b, *l.getBody(), slice, map, readyPtr, waits, issuer, consts);
-      auto yield = cast<scf::YieldOp>(l.getBody()->getTerminator());
-      SmallVector<Value> ys;
-      for (auto [i, y] : llvm::enumerate(yield.getOperands()))
-        if (keep[i])
-          ys.push_back(map.lookupOrDefault(y));
-      if (!inits.empty())
-        b.create<scf::YieldOp>(yield.getLoc(), ys);
+  /// The mma warp's copy of a slice op: an issue block becomes the wait
+  /// for the operands and lane 0's issue; anything else is cloned.
+  void cloneIssue(OpBuilder &b, Operation &op, IRMapping &map, Value readyPtr, Value waits, Value issuer,
+                  mlir::attncc::KernelConstants &consts) {
+    Location loc = op.getParentOp()->getLoc(); // names the counter after the loop, as before
+    if (!op.hasAttr("attncc.issue")) {
+      b.clone(op, map);
+      return;
     }
+    // One phase a product: Q tile g > 0's issue block follows tile 0's
+    // of the same product and waits for the same phase on its own
+    // mbarrier.
+    auto qtile = op.getAttrOfType<IntegerAttr>("attncc.qtile");
+    int64_t g = qtile ? qtile.getInt() : 0;
+    if (g == 0) {
+      Value count = b.create<memref::LoadOp>(loc, waits, ValueRange{});
+      b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, consts.i32(1))), waits, ValueRange{});
+      parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, consts.i32(1));
+    }
+    Value tileReady =
+        g ? mlir::attncc::qtileMbarrier(b, loc, readyBars, g, consts, monoid::named(loc, "mma_ready_q" + std::to_string(g)))
+          : readyPtr;
+    b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, "the operands are ready"), tileReady, parity,
+                                            consts.i32(10000000));
+    b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    auto issue = b.create<scf::IfOp>(op.getLoc(), issuer, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(issue.thenBlock()->getTerminator());
+    for (Operation &in : cast<scf::IfOp>(op).thenBlock()->without_terminator())
+      b.clone(in, map);
   }
 
   void runOnOperation() override {

@@ -525,20 +525,24 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     // The warps past the TILE's, which own no rows: WSPEC's load and mma
     // warps, recorded by count (attncc-map-to-gpu hands them to the
     // kernel as attncc.warp_roles, which attncc-atomize reads).
-    int64_t load = 0, mma = 0, idle = 0;
+    int64_t load = 0, mma = 0, idle = 0, corr = 0;
     for (const ::attncc::WarpRole &w : sched.wspec) {
       if (w.role == "load")
         load += w.warps;
       if (w.role == "mma")
         mma += w.warps;
+      if (w.role == "corr")
+        corr += w.warps;
     }
-    // Two tcgen05 Q tiles with the load and mma warps: two idle warps make
-    // those a whole warpgroup, which hands registers to the row warpgroups
-    // (setmaxnreg is per warpgroup; attncc-warp-specialize): at 10 warps
-    // ptxas caps every thread at 168 registers.
-    if (tile.atom->kind == ::attncc::AtomKind::Tcgen05 && tile.wm * tile.wn == 8 && load + mma == 2)
+    // Two tcgen05 Q tiles with the load and mma warps, or a correction
+    // warpgroup (corr4): two idle warps make the load and mma warps a whole
+    // warpgroup, which hands registers to the row warpgroups (setmaxnreg is
+    // per warpgroup; attncc-warp-specialize): at 10 warps ptxas caps every
+    // thread at 168 registers. The correction warpgroup comes after it
+    // (warps W + 4 .. W + 7: W is 4 or 8, so it is a whole warpgroup too).
+    if (tile.atom->kind == ::attncc::AtomKind::Tcgen05 && load + mma == 2 && (tile.wm * tile.wn == 8 || corr))
       idle = 2;
-    int64_t extraWarps = load + mma + idle;
+    int64_t extraWarps = load + mma + idle + corr;
     SmallVector<NamedAttribute> cta{
         fb.getNamedAttr("threads", fb.getI64IntegerAttr((tile.wm * tile.wn + extraWarps) * 32)),
         fb.getNamedAttr("rows", fb.getI64IntegerAttr(rows))};
@@ -548,6 +552,8 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
         roles.push_back(fb.getNamedAttr("mma", fb.getI64IntegerAttr(mma)));
       if (idle)
         roles.push_back(fb.getNamedAttr("idle", fb.getI64IntegerAttr(idle)));
+      if (corr)
+        roles.push_back(fb.getNamedAttr("corr", fb.getI64IntegerAttr(corr)));
       cta.push_back(fb.getNamedAttr("roles", fb.getDictionaryAttr(roles)));
     }
     // A function with other maps (a split's combine) names the tiled one by

@@ -843,6 +843,32 @@ def MmaRole : Pass<"attncc-mma-role", "ModuleOp"> {
                            "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect"];
 }
 
+def CorrRole : Pass<"attncc-corr-role", "ModuleOp"> {
+  let summary = "WSPEC=load1/mma1/corr4 with tcgen05: a correction warpgroup rescales O in tensor memory; the row warps publish their row factors";
+  let description = [{
+    After attncc-lower-tcgen05 and before attncc-mma-role, in a kernel whose
+    `attncc.tile` has `corr = 4` (FlashAttention-4's correction role). Each
+    rescale of a fold's O in tensor memory (the `scf.if` marked
+    `attncc.o_rescale`) leaves the row warps: they store their row factor
+    into allocate-tmem's `corr_scale` (thread t: element t), fence and
+    arrive on their Q tile's `corr_full` mbarrier, and go on to the
+    exponentials. A new region of the producer branch,
+    `scf.if %warp >= W + 4` (`attncc.corr_role`), runs the row warps' loops
+    with only what their bounds need, and per rescale and Q tile waits on
+    `corr_full` (its parity from a private counter), loads the factors of
+    its lane quarter's rows (warp % 4), rescales O's columns as the block
+    did (with RESCALE=lazy<t> behind its own warp vote), waits for the
+    stores, fences and arrives on the tile's `o_ready`. Every issue block
+    of a P*V product that accumulates into that O (`attncc.o_resident`)
+    first waits on its tile's `o_ready`, so after attncc-mma-role the mma
+    warp issues P*V only once O is rescaled. Refused: no mma warp, no
+    rescale block, a rescale inside a branch of the row warps.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def Canonicalize : Pass<"attncc-canonicalize"> {
   let summary = "MLIR's canonicalizer, keeping the streaming folds and every free-axis map (even of one point)";
   let description = [{

@@ -110,9 +110,11 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     // beside the producer warp (load1/mma1, in any order) that issues the
     // products (attncc-mma-role). With tcgen05, softmax<W> names the W warps
     // of the TILE that own the rows (FlashAttention-4's softmax role; with no
-    // correction role they also rescale O and write the output).
+    // correction role they also rescale O and write the output), and with
+    // load1/mma1 a correction warpgroup, corr4, rescales O in tensor memory
+    // (attncc-corr-role).
     std::string written; // the value as the user wrote it
-    int load = 0, mma = 0, softmax = 0;
+    int load = 0, mma = 0, softmax = 0, corr = 0;
     bool other = false;
     for (const WarpRole &r : s.wspec) {
       written += (written.empty() ? "" : "/") + r.role + std::to_string(r.warps);
@@ -122,15 +124,27 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
         mma = r.warps;
       else if (r.role == "softmax" && !softmax)
         softmax = r.warps;
+      else if (r.role == "corr" && !corr)
+        corr = r.warps;
       else
         other = true;
     }
     bool known = !other && (load == 1 || load == 4) && (mma == 0 || (mma == 1 && load == 1));
     if (!known)
-      return KnobError{"WSPEC", written, "load1, load4 or load1/mma1, with a tcgen05 atom also softmax<n> (a "
-                                         "producer warp, a producer warpgroup that gives its registers to the "
-                                         "others, or with a tcgen05 atom a producer warp and an mma warp; the "
-                                         "other roles are not built yet)"};
+      return KnobError{"WSPEC", written, "load1, load4 or load1/mma1, with a tcgen05 atom also softmax<n> and "
+                                         "corr4 (a producer warp, a producer warpgroup that gives its registers "
+                                         "to the others, or with a tcgen05 atom a producer warp, an mma warp and "
+                                         "a correction warpgroup; the epilogue role is not built yet)"};
+    if (corr && !tcgen05)
+      return KnobError{"WSPEC", written, "no corr<n> without a tcgen05 TILE (the correction warps rescale O in "
+                                         "tensor memory)"};
+    if (corr && corr != 4)
+      return KnobError{"WSPEC", written, "corr4 (the correction role is one warpgroup: its warp w reads lane "
+                                         "quarter w % 4 of tensor memory, and it gives registers back as a "
+                                         "warpgroup)"};
+    if (corr && mma != 1)
+      return KnobError{"WSPEC", written, "load1/mma1 with corr4 (the mma warp waits for the correction warps "
+                                         "before each P*V product)"};
     if (tcgen05 && load == 4)
       return KnobError{"WSPEC", written, "load1 with a tcgen05 atom (a producer warpgroup that gives its "
                                          "registers to the others is built for wgmma only)"};
