@@ -7,6 +7,8 @@
 # carry build-deps, build-bundles, build-bench; COMMIT=<hash>.
 set -u
 export COMMIT=${COMMIT:-wip}
+PART=${PART:-12}   # 12: steps 1 and 2; 3: step 3 (one device call each)
+if [ "$PART" = 12 ]; then
 bash bench/pdl-call.sh
 mkdir -p $OUT/g
 grep -E '^vl-gauto' bench/sweep-varlen.txt > /tmp/vlg.txt
@@ -14,13 +16,14 @@ OUT=$OUT/g SWEEP=/tmp/vlg.txt FULL="" LADDER="" SAN="" CONTROLS="" REFS="" STEP_
   timeout 90 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -6
 python3 scripts/results-json.py $OUT/g --what "bench/session13-call.sh: the vl-gauto lines of bench/sweep-varlen.txt (gauto over varlen)" > /dev/null 2>&1 || echo results-json failed
 rm -f $OUT/g/verify.jsonl $OUT/g/gpu.txt
+fi
 #   3. WSPEC=.../corr4 (attncc-corr-role) under emulation: bench/sweep-tcgen05-corr.txt,
 #      memcheck and racecheck of cr-97-c and cr-q2-97-c, and two planted faults that must fail
 #      the check: the mma warp's wait on o_ready deleted (P*V may accumulate into O while the
 #      correction warps rescale it), and the correction warps' wait on corr_full deleted (they
 #      may read last block's factors).                                    $OUT/c/results.json
 # (Bundle bench/sweep-tcgen05-corr.txt into build-bundles too.)
-if [ -d build-bundles/cr-97-c ]; then
+if [ "$PART" = 3 ]; then
   mkdir -p $OUT/c
   OUT=$OUT/c SWEEP=bench/sweep-tcgen05-corr.txt FULL="" LADDER="" SAN="cr-97-c cr-q2-97-c" CONTROLS="" REFS="" \
     STEP_TIMEOUT=60 SAN_TIMEOUT=60 timeout 330 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -12
