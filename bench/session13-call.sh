@@ -39,3 +39,31 @@ if [ "$PART" = 3 ]; then
   done
   rm -f $OUT/c/verify.jsonl $OUT/c/gpu.txt
 fi
+#   4. (PART=4) Follow-ups of the first two calls:
+#      a. pdl-wg-split failed (O err 0.25): the same line without LAUNCH=pdl and without the
+#         split (wg-split-serial, wg-nosplit; bench/sweep-pdl.txt's wgmma line), to see whether
+#         PDL is the cause.                                                 $OUT/w/results.json
+#      b. the serial-against-pdl timing of bench/perf-pdl.txt (the first call's 75 s ran out
+#         before it printed), 2 rounds, 240 s.                              $OUT/ab/abab.json
+#      c. the correction warps slowed down (a 50 x 1 us sleep before each rescale): with the mma
+#         warp's wait on o_ready it must still pass; without it, it must fail.
+if [ "$PART" = 4 ]; then
+  mkdir -p $OUT/w $OUT/ab
+  printf 'wg-split-serial\nwg-nosplit\npdl-wg-split\n' | sed 's/$/ | x/' > /tmp/w.txt
+  OUT=$OUT/w SWEEP=/tmp/w.txt FULL="" LADDER="" SAN="" CONTROLS="" REFS="" STEP_TIMEOUT=60 \
+    timeout 100 bash scripts/gpu-verify.sh 2>&1 | grep -E "NOT OK|verify:|PASSED|FAILED"
+  python3 scripts/results-json.py $OUT/w --what "bench/session13-call.sh PART=4: the wgmma split line of bench/sweep-pdl.txt with and without LAUNCH=pdl, and without the split" > /dev/null 2>&1 || echo results-json failed
+  rm -f $OUT/w/verify.jsonl $OUT/w/gpu.txt
+  source scripts/gpu-build-runner.sh > /dev/null 2>&1
+  for wait in keep delete; do
+    rm -rf /tmp/slow && cp -r build-bundles/cr-97-c /tmp/slow
+    sed -e 's|^\(\s*const float factor = corr_scale\[corr_row\];\)|\1 for (int s = 0; s < 50; ++s) __nanosleep(1000);|' \
+      build-bundles/cr-97-c/kernel.cu > /tmp/slow/kernel.cu
+    [ $wait = delete ] && sed -i '/o_ready_2, parity/d' /tmp/slow/kernel.cu
+    echo "slow correction warps, o_ready wait: $wait; $(grep -c __nanosleep /tmp/slow/kernel.cu) sleep(s), $(grep -c 'o_ready_2, parity' /tmp/slow/kernel.cu) wait(s)"
+    timeout 60 $R --json $OUT/w/slow.jsonl /tmp/slow > /tmp/slow.txt 2>&1; echo "rc $?"; tail -1 /tmp/slow.txt
+  done
+  B=$(grep -v '^#' bench/perf-pdl.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|' | tr '\n' ' ')
+  OUT=$OUT/ab BUNDLES="$B" ROUNDS=2 BENCH=30 timeout 240 bash scripts/gpu-abab.sh 2>&1 | tail -14
+  rm -f $OUT/ab/gpu.txt $OUT/ab/x.jsonl
+fi
