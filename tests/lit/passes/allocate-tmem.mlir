@@ -151,3 +151,40 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// With the mma warp and a correction warpgroup (corr = 4, one Q tile): after
+// the word (8 bytes), mma_done and mma_ready (at 49160 and 49168), the
+// correction mbarriers, corr_full at 49176 (128 arrivals: the row warps
+// publish their factors) and o_ready 8 bytes on (128: the correction warps
+// rescaled O), then the factors, an f32 a row, at the next 16 bytes
+// (49200): smem = 49200 + 512.
+// CHECK-LABEL: gpu.func @corr_views
+// CHECK-SAME:  smem = 49712 : i64
+// CHECK:       %[[FULL:.+]] = memref.view %{{.+}}[%c49176][] {attncc.corr_full} : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+// CHECK-NEXT:  %[[OR:.+]] = memref.view %{{.+}}[%c49184][] {attncc.o_ready} : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+// CHECK-NEXT:  memref.view %{{.+}}[%c49200][] {attncc.corr_scale} : memref<?xi8, #gpu.address_space<workgroup>> to memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK:       scf.if
+// CHECK:         nvvm.mbarrier.init %{{.+}}, %c128_i32 : !llvm.ptr<3>, i32
+// CHECK:         %[[F0:.+]] = memref.extract_aligned_pointer_as_index %[[FULL]]
+// CHECK-NEXT:    %[[F064:.+]] = arith.index_cast %[[F0]] : index to i64
+// CHECK-NEXT:    %[[FP:.+]] = llvm.inttoptr %[[F064]] : i64 to !llvm.ptr<3>
+// CHECK-NEXT:    nvvm.mbarrier.init %[[FP]], %c128_i32 : !llvm.ptr<3>, i32
+// CHECK-NEXT:    %[[R0:.+]] = memref.extract_aligned_pointer_as_index %[[OR]]
+// CHECK-NEXT:    %[[R064:.+]] = arith.index_cast %[[R0]] : index to i64
+// CHECK-NEXT:    %[[RP:.+]] = llvm.inttoptr %[[R064]] : i64 to !llvm.ptr<3>
+// CHECK-NEXT:    nvvm.mbarrier.init %[[RP]], %c128_i32 : !llvm.ptr<3>, i32
+// CHECK-NEXT:    nvvm.fence.mbarrier.init
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @corr_views(%q: vector<128x64xbf16>, %k: vector<64x64xbf16>, %out: memref<128x64xf32>) kernel attributes {attncc.tile = {corr = 4 : i64, idle = 2 : i64, mma = 1 : i64, producers = 1 : i64, rows = 128 : i64, smem = 49152 : i64, warps = 4 : i64}, known_block_size = array<i32: 384, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 1024 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant dense<0.0> : vector<128x64xf32>
+      %s = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %k, %zero {attncc.atom = "tcgen05.m128n64k16"} : vector<128x64xbf16>, vector<64x64xbf16> into vector<128x64xf32>
+      vector.transfer_write %s, %out[%c0, %c0] {in_bounds = [true, true]} : vector<128x64xf32>, memref<128x64xf32>
+      gpu.return
+    }
+  }
+}
