@@ -44,7 +44,8 @@ fi
 #         split (wg-split-serial, wg-nosplit; bench/sweep-pdl.txt's wgmma line), to see whether
 #         PDL is the cause.                                                 $OUT/w/results.json
 #      b. the serial-against-pdl timing of bench/perf-pdl.txt (the first call's 75 s ran out
-#         before it printed), 2 rounds, 240 s.                              $OUT/ab/abab.json
+#         before it printed) and bench/perf-decode10.txt (fewer parts), 2 rounds, 280 s.
+#                                                                           $OUT/ab/abab.json
 #      c. the correction warps slowed down (a 50 x 1 us sleep before each rescale): with the mma
 #         warp's wait on o_ready it must still pass; without it, it must fail.
 if [ "$PART" = 4 ]; then
@@ -63,7 +64,7 @@ if [ "$PART" = 4 ]; then
     echo "slow correction warps, o_ready wait: $wait; $(grep -c __nanosleep /tmp/slow/kernel.cu) sleep(s), $(grep -c 'o_ready_2, parity' /tmp/slow/kernel.cu) wait(s)"
     timeout 60 $R --json $OUT/w/slow.jsonl /tmp/slow > /tmp/slow.txt 2>&1; echo "rc $?"; tail -1 /tmp/slow.txt
   done
-  B=$(grep -v '^#' bench/perf-pdl.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|' | tr '\n' ' ')
-  OUT=$OUT/ab BUNDLES="$B" ROUNDS=2 BENCH=30 timeout 240 bash scripts/gpu-abab.sh 2>&1 | tail -14
+  B=$(grep -hv '^#' bench/perf-pdl.txt bench/perf-decode10.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|' | tr '\n' ' ')
+  OUT=$OUT/ab BUNDLES="$B" ROUNDS=2 BENCH=30 timeout 280 bash scripts/gpu-abab.sh 2>&1 | tail -18
   rm -f $OUT/ab/gpu.txt $OUT/ab/x.jsonl
 fi
