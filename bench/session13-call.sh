@@ -66,5 +66,12 @@ if [ "$PART" = 4 ]; then
   done
   B=$(grep -hv '^#' bench/perf-pdl.txt bench/perf-decode10.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|' | tr '\n' ' ')
   OUT=$OUT/ab BUNDLES="$B" ROUNDS=2 BENCH=30 timeout 280 bash scripts/gpu-abab.sh 2>&1 | tail -18
+  NO_FLEX=1 timeout 70 python3 scripts/anchors-all.py 8,32,8,1,32768,128,bf16 1,32,8,1,131072,128,bf16 64,32,8,1,4096,128,bf16 \
+    16,32,1,1,8192,128,bf16 8,32,8,16,32768,128,bf16 > $OUT/ab/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
+  python3 -c "
+import json
+for l in open('$OUT/ab/anchors.jsonl'):
+    r=json.loads(l); print(r['shape'], r['causal'], 'flash', r['flash_us'], 'cudnn', r['cudnn_us'])
+" || true
   rm -f $OUT/ab/gpu.txt $OUT/ab/x.jsonl
 fi
