@@ -125,9 +125,14 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   // (corr_full) and the one the correction warps arrive on when O is
   // rescaled (o_ready, 8 bytes after it), then the factors, an f32 a row.
   bool corr = tile.getAs<IntegerAttr>("corr") && mmaRole;
+  // OVERLAP=early with the mma warp: per Q tile an mbarrier the row warps
+  // arrive on when the rest of P is stored (p_ready; attncc-mma-role).
+  bool early = mmaRole && llvm::any_of(products, [](vector::ContractionOp c) { return c->hasAttr("attncc.early_pv"); });
   int64_t corrBars = at + 8 + mlir::attncc::kQtileMbarrierStride * qTiles;
-  int64_t scales = llvm::alignTo(corrBars + mlir::attncc::kQtileMbarrierStride * qTiles, 16);
-  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), corr ? scales + 4 * 128 * qTiles : at + bars));
+  int64_t pReady = corrBars + (corr ? mlir::attncc::kQtileMbarrierStride * qTiles : 0);
+  int64_t scales = llvm::alignTo(pReady + (early ? mlir::attncc::kQtileMbarrierStride * qTiles : 0), 16);
+  int64_t end = corr ? scales + 4 * 128 * qTiles : early ? scales : at + bars;
+  t.set("smem", IntegerAttr::get(IntegerType::get(ctx, 64), end));
   t.set("tmem", IntegerAttr::get(IntegerType::get(ctx, 64), cols));
   if (qTiles > 1)
     t.set("tmem_qtile", IntegerAttr::get(IntegerType::get(ctx, 64), sCols + oCols));
@@ -184,6 +189,16 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
       for (int64_t g = 0; g < qTiles; ++g)
         b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, ready, g, consts, loc),
                                        consts.i32(rowThreads), Value{});
+      if (early) {
+        b.setInsertionPoint(i);
+        Value pr = b.create<memref::ViewOp>(monoid::named(loc, "p_ready"), barT, raw, consts.index(pReady),
+                                            ValueRange{});
+        pr.getDefiningOp()->setAttr("attncc.p_ready", b.getUnitAttr());
+        b.setInsertionPoint(i.thenBlock()->getTerminator());
+        for (int64_t g = 0; g < qTiles; ++g)
+          b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, pr, g, consts, loc),
+                                         consts.i32(rowThreads), Value{});
+      }
       if (corr) {
         // WSPEC=.../corr4: a Q tile's row warps publish their factors (128
         // arrivals) and the correction warpgroup says O is rescaled (128);

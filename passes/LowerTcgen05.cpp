@@ -290,16 +290,35 @@ private:
       storeRow(b.create<monoid::ToLanesOp>(monoid::named(loc, name), VectorType::get({n}, b.getF32Type()), tile), addr);
       return;
     }
-    Value regs;
-    {
-      Value lanes = b.create<monoid::ToLanesOp>(monoid::named(loc, name), VectorType::get({n / 2, 2}, b.getF32Type()),
-                                                tile);
-      Value pairs = b.create<arith::TruncFOp>(monoid::named(loc, name), VectorType::get({n / 2, 2}, et), lanes);
-      Value words = b.create<vector::BitCastOp>(loc, VectorType::get({n / 2, 1}, b.getI32Type()), pairs);
-      regs = b.create<vector::ShapeCastOp>(loc, VectorType::get({n / 2}, b.getI32Type()), words);
-    }
+    storeWords(packRow(tile, et, name), 0, n / 2, addr);
+  }
+
+  /// This thread's row of a 16-bit `tile` (rowthread) rounded into pairs:
+  /// one i32 a pair, as tcgen05.st takes it.
+  Value packRow(Value tile, Type et, StringRef name) {
+    int64_t n = cast<VectorType>(tile.getType()).getDimSize(1);
+    Value lanes = b.create<monoid::ToLanesOp>(monoid::named(loc, name), VectorType::get({n / 2, 2}, b.getF32Type()),
+                                              tile);
+    Value pairs = b.create<arith::TruncFOp>(monoid::named(loc, name), VectorType::get({n / 2, 2}, et), lanes);
+    Value words = b.create<vector::BitCastOp>(loc, VectorType::get({n / 2, 1}, b.getI32Type()), pairs);
+    return b.create<vector::ShapeCastOp>(loc, VectorType::get({n / 2}, b.getI32Type()), words);
+  }
+  /// Words [from, to) of `words` at columns addr + from, by tcgen05.st of
+  /// power-of-two lengths (the op's rule).
+  void storeWords(Value words, int64_t from, int64_t to, Value addr) {
     auto shape = NVVM::Tcgen05LdStShapeAttr::get(b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
-    b.create<NVVM::Tcgen05StOp>(loc, /*unpack=*/UnitAttr(), shape, tmemPtr(addr), regs, Value{});
+    int64_t all = cast<VectorType>(words.getType()).getNumElements();
+    while (from < to) {
+      int64_t len = std::min<int64_t>(128, static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(to - from))));
+      Value part = words, at = addr;
+      if (len != all) {
+        part = b.create<vector::ExtractStridedSliceOp>(loc, words, ArrayRef<int64_t>{from}, ArrayRef<int64_t>{len},
+                                                       ArrayRef<int64_t>{1});
+        at = b.create<arith::AddIOp>(loc, addr, i32(from));
+      }
+      b.create<NVVM::Tcgen05StOp>(loc, /*unpack=*/UnitAttr(), shape, tmemPtr(at), part, Value{});
+      from += len;
+    }
   }
 
   LogicalResult lower(vector::ContractionOp c) {
@@ -373,7 +392,7 @@ private:
       store(c.getAcc(), mine, b.getF32Type(), name + "_acc");
       stored = true;
     }
-    Value aTmem; // TS: P's pairs over S's columns (from column 0)
+    Value aTmem, pWords, pAddr; // TS: P's pairs over S's columns (from column 0)
     if (ts) {
       Value src = c.getLhs();
       if (auto t = src.getDefiningOp<arith::TruncFOp>(); t && getElementTypeOrSelf(t.getIn().getType()).isF32())
@@ -381,16 +400,33 @@ private:
       else if (!getElementTypeOrSelf(src.getType()).isF32())
         return c.emitOpError("attncc-lower-tcgen05: a register left operand is f32 (rounded here), or its arith.truncf");
       aTmem = tmem;
-      store(src, Value(b.create<arith::AddIOp>(loc, aTmem, quarter)), et, name + "_a");
+      pAddr = b.create<arith::AddIOp>(loc, aTmem, quarter);
+      pWords = packRow(src, et, name + "_a");
       stored = true;
     }
+    // OVERLAP=early (attncc.early_pv on P*V): the product is issued in two
+    // parts along the keys, k16 steps [split, kc) once P's last three
+    // quarters are stored and [0, split) once the first quarter is (seed
+    // 000, chapter 13: P*V starts while P is still being written).
+    int64_t split = ts && c->hasAttr("attncc.early_pv") && kc >= 2 ? std::max<int64_t>(1, kc / 4) : 0;
+    // The second part's barrier and issue blocks are marked
+    // attncc.early_part: with the mma warp they go through an mbarrier of
+    // their own (attncc-mma-role), so that the row warps' two arrivals in a
+    // row cannot run a phase ahead of the mma warp's waits.
+    auto sync = [&](bool second) {
+      b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+      computeBarrier(b, monoid::named(loc, "the operands are in tensor memory and the last results were read"), f,
+                     consts);
+      std::prev(b.getInsertionPoint())->setAttr("attncc.issue_sync", b.getUnitAttr());
+      if (second)
+        std::prev(b.getInsertionPoint())->setAttr("attncc.early_part", b.getUnitAttr());
+      b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    };
+    if (ts)
+      storeWords(pWords, 8 * split, 8 * kc, pAddr);
     if (stored)
       b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::STORE);
-    b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    computeBarrier(b, monoid::named(loc, "the operands are in tensor memory and the last results were read"), f,
-                   consts);
-    std::prev(b.getInsertionPoint())->setAttr("attncc.issue_sync", b.getUnitAttr());
-    b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    sync(/*second=*/false);
 
     auto bm = mlir::attncc::blockMemref(b, c.getRhs(), c, "attncc-lower-tcgen05");
     if (failed(bm))
@@ -404,55 +440,69 @@ private:
     }
     // One m128 product per Q tile, into its own columns, each committed
     // to its own mbarrier; both read the same B block (two Q tiles share
-    // each K and V block).
-    for (int64_t g = 0; g < qTiles; ++g) {
-      auto issue = b.create<scf::IfOp>(loc, tid0, /*withElseRegion=*/false);
-      issue->setAttr("attncc.issue", b.getUnitAttr());
-      if (keep && corrRole)
-        issue->setAttr("attncc.o_resident", b.getUnitAttr());
-      if (qTiles > 1)
-        issue->setAttr("attncc.qtile", b.getI64IntegerAttr(g));
-      OpBuilder::InsertionGuard g0(b);
-      b.setInsertionPoint(issue.thenBlock()->getTerminator());
-      Value dg = g ? b.create<arith::AddIOp>(loc, d, i32(g * qtileCols)).getResult() : d;
-      Value dPtr = tmemPtr(dg);
-      Value descI = b.create<arith::ConstantIntOp>(monoid::named(loc, "idesc"), static_cast<int64_t>(*idesc), 32);
-      auto loop = b.create<scf::ForOp>(loc, index(0), index(kc), index(1));
-      loop->setAttr("attncc.unroll", b.getUnitAttr());
-      loop.getInductionVar().setLoc(monoid::named(loc, "kc"));
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPoint(loop.getBody()->getTerminator());
-        Value k = loop.getInductionVar();
-        Value k16 = b.create<arith::MulIOp>(loc, k, index(16));
-        std::pair<Value, Value> at;
-        if (!kn || aMem)
-          at = kStep(kn ? aMem : bMem, k16);
-        Value db;
-        if (kn) // B = [K x N], N contiguous: 16 rows of every slab per step; LBO = the slab stride
-          db = descriptor(bMem, {index(0), k16, index(0)}, cast<MemRefType>(bMem.getType()).getDimSize(1) * 128);
-        else // B = [N x K], K contiguous
-          db = descriptor(bMem, {at.first, index(0), at.second}, /*lbo=*/0);
-        Value a;
-        if (aMem) { // Q tile g: rows [128g, 128g + 128) of the staged block
-          a = descriptor(aMem, {at.first, index(128 * g), at.second}, /*lbo=*/0);
-        } else { // 16 elements of P a step: 8 columns of pairs
-          Value k32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), k);
-          Value pg = g ? b.create<arith::AddIOp>(loc, aTmem, i32(g * qtileCols)).getResult() : aTmem;
-          a = tmemPtr(b.create<arith::AddIOp>(loc, pg, Value(b.create<arith::MulIOp>(loc, k32, i32(8)))));
+    // each K and V block). Steps [k0, k1); the first part of a product
+    // overwrites D unless it accumulates, the last commits.
+    auto issueSteps = [&](int64_t k0, int64_t k1, bool first, bool last) {
+      for (int64_t g = 0; g < qTiles; ++g) {
+        auto issue = b.create<scf::IfOp>(loc, tid0, /*withElseRegion=*/false);
+        issue->setAttr("attncc.issue", b.getUnitAttr());
+        if (keep && corrRole && first)
+          issue->setAttr("attncc.o_resident", b.getUnitAttr());
+        if (qTiles > 1)
+          issue->setAttr("attncc.qtile", b.getI64IntegerAttr(g));
+        if (!first)
+          issue->setAttr("attncc.early_part", b.getUnitAttr());
+        OpBuilder::InsertionGuard g0(b);
+        b.setInsertionPoint(issue.thenBlock()->getTerminator());
+        Value dg = g ? b.create<arith::AddIOp>(loc, d, i32(g * qtileCols)).getResult() : d;
+        Value dPtr = tmemPtr(dg);
+        Value descI = b.create<arith::ConstantIntOp>(monoid::named(loc, "idesc"), static_cast<int64_t>(*idesc), 32);
+        auto loop = b.create<scf::ForOp>(loc, index(k0), index(k1), index(1));
+        loop->setAttr("attncc.unroll", b.getUnitAttr());
+        loop.getInductionVar().setLoc(monoid::named(loc, "kc"));
+        {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPoint(loop.getBody()->getTerminator());
+          Value k = loop.getInductionVar();
+          Value k16 = b.create<arith::MulIOp>(loc, k, index(16));
+          std::pair<Value, Value> at;
+          if (!kn || aMem)
+            at = kStep(kn ? aMem : bMem, k16);
+          Value db;
+          if (kn) // B = [K x N], N contiguous: 16 rows of every slab per step; LBO = the slab stride
+            db = descriptor(bMem, {index(0), k16, index(0)}, cast<MemRefType>(bMem.getType()).getDimSize(1) * 128);
+          else // B = [N x K], K contiguous
+            db = descriptor(bMem, {at.first, index(0), at.second}, /*lbo=*/0);
+          Value a;
+          if (aMem) { // Q tile g: rows [128g, 128g + 128) of the staged block
+            a = descriptor(aMem, {at.first, index(128 * g), at.second}, /*lbo=*/0);
+          } else { // 16 elements of P a step: 8 columns of pairs
+            Value k32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), k);
+            Value pg = g ? b.create<arith::AddIOp>(loc, aTmem, i32(g * qtileCols)).getResult() : aTmem;
+            a = tmemPtr(b.create<arith::AddIOp>(loc, pg, Value(b.create<arith::MulIOp>(loc, k32, i32(8)))));
+          }
+          Value on = accumulate || !first
+                         ? b.create<arith::ConstantIntOp>(loc, 1, 1).getResult()
+                         : b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, k, index(k0)).getResult();
+          b.create<NVVM::Tcgen05MMAOp>(loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
+                                       NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false, dPtr, a, db, descI,
+                                       on, /*scaleInputD=*/Value{}, /*disableOutputLane=*/Value{});
         }
-        Value on = accumulate ? b.create<arith::ConstantIntOp>(loc, 1, 1).getResult()
-                              : b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, k, index(0)).getResult();
-        b.create<NVVM::Tcgen05MMAOp>(loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
-                                     NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false, dPtr, a, db, descI,
-                                     on, /*scaleInputD=*/Value{}, /*disableOutputLane=*/Value{});
+        if (last)
+          b.create<NVVM::Tcgen05CommitOp>(monoid::named(loc, "the product arrives on mma_done when it is done"),
+                                          qTiles > 1 ? mlir::attncc::qtileMbarrier(
+                                                           b, loc, bar, g, consts,
+                                                           monoid::named(loc, "mma_done_q" + std::to_string(g)))
+                                                     : barPtr,
+                                          Value{}, NVVM::CTAGroupKind::CTA_1);
       }
-      b.create<NVVM::Tcgen05CommitOp>(monoid::named(loc, "the product arrives on mma_done when it is done"),
-                                      qTiles > 1 ? mlir::attncc::qtileMbarrier(
-                                                       b, loc, bar, g, consts,
-                                                       monoid::named(loc, "mma_done_q" + std::to_string(g)))
-                                                 : barPtr,
-                                      Value{}, NVVM::CTAGroupKind::CTA_1);
+    };
+    issueSteps(split, kc, /*first=*/true, /*last=*/split == 0);
+    if (split) {
+      storeWords(pWords, 0, 8 * split, pAddr);
+      b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::STORE);
+      sync(/*second=*/true);
+      issueSteps(0, split, /*first=*/false, /*last=*/true);
     }
     // Every thread waits for the phase this product completes.
     Value count = b.create<memref::LoadOp>(loc, phase, ValueRange{});

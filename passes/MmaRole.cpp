@@ -75,8 +75,10 @@ using namespace mlir;
 namespace {
 
 struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
-  Value parity;    // the mma warp's wait of the product being cloned
-  Value readyBars; // the mma_ready view (Q tile g's mbarrier: qtileMbarrier)
+  Value parity;     // the mma warp's wait of the product being cloned
+  Value readyBars;  // the mma_ready view (Q tile g's mbarrier: qtileMbarrier)
+  Value pReadyBars; // OVERLAP=early: the p_ready view, for the second part of a P*V
+  Value pWaits;     // and the mma warp's count of waits on it
   LogicalResult split(gpu::GPUFuncOp f) {
     auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
     if (!tile || !tile.getAs<IntegerAttr>("mma"))
@@ -88,10 +90,12 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
       if (i->hasAttr("attncc.roles"))
         roles = i;
     });
-    memref::ViewOp readyView;
+    memref::ViewOp readyView, pReadyView;
     f.walk([&](memref::ViewOp v) {
       if (v->hasAttr("attncc.mma_ready"))
         readyView = v;
+      if (v->hasAttr("attncc.p_ready"))
+        pReadyView = v;
     });
     if (!roles || !readyView)
       return f.emitOpError("attncc-mma-role: needs the warp roles of attncc-warp-specialize and the mbarrier "
@@ -119,7 +123,14 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
     bool perTile = static_cast<bool>(tile.getAs<IntegerAttr>("tmem_qtile"));
     // The row warps' mbarrier, made where they arrive rather than kept
     // live through the fold.
-    auto rowReady = [&]() -> Value {
+    // OVERLAP=early: the second part of a P*V (attncc.early_part) goes
+    // through p_ready, so the row warps' two arrivals in a row land on two
+    // mbarriers and neither can run a phase ahead of the mma warp.
+    pReadyBars = pReadyView;
+    auto rowReady = [&](bool second) -> Value {
+      if (second)
+        return perTile ? mlir::attncc::myQtileMbarrier(b, loc, pReadyView, consts, monoid::named(loc, "p_ready_mine"))
+                       : mlir::attncc::sharedPointer(b, loc, pReadyView, Value(), monoid::named(loc, "p_ready"));
       return perTile ? mlir::attncc::myQtileMbarrier(b, loc, readyView, consts, monoid::named(loc, "mma_ready_mine"))
                      : readyPtr;
     };
@@ -137,6 +148,10 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
                                            consts.index(0));
     Value waits = mlir::attncc::privateArray(f, loc, "ready_waits", {}, b.getI32Type());
     b.create<memref::StoreOp>(loc, consts.i32(0), waits, ValueRange{});
+    if (pReadyView) {
+      pWaits = mlir::attncc::privateArray(f, loc, "p_ready_waits", {}, b.getI32Type());
+      b.create<memref::StoreOp>(loc, consts.i32(0), pWaits, ValueRange{});
+    }
     IRMapping map;
     mlir::attncc::cloneRole(b, rows, slice, map, [&](Operation &op, IRMapping &m) {
       cloneIssue(b, op, m, readyPtr, waits, issuer, consts);
@@ -159,9 +174,13 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
       if (!after || after.getKind() != NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC)
         return s->emitOpError("attncc-mma-role: expected nvvm.tcgen05.fence <after> after the product's barrier");
       b.setInsertionPoint(s);
+      bool second = s->hasAttr("attncc.early_part");
+      if (second && !pReadyView)
+        return s->emitOpError("attncc-mma-role: a second part of a product (OVERLAP=early) needs attncc-allocate-tmem's "
+                              "p_ready mbarrier");
       b.create<NVVM::MBarrierArriveOp>(monoid::named(loc, "the operands are in tensor memory and the last results "
                                                            "were read"),
-                                       Type{}, rowReady(), Value{});
+                                       Type{}, rowReady(second), Value{});
       fence->erase();
       s->erase();
     }
@@ -201,14 +220,19 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
     // mbarrier.
     auto qtile = op.getAttrOfType<IntegerAttr>("attncc.qtile");
     int64_t g = qtile ? qtile.getInt() : 0;
+    bool second = op.hasAttr("attncc.early_part"); // OVERLAP=early: on p_ready, counted apart
     if (g == 0) {
-      Value count = b.create<memref::LoadOp>(loc, waits, ValueRange{});
-      b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, consts.i32(1))), waits, ValueRange{});
+      Value counter = second ? pWaits : waits;
+      Value count = b.create<memref::LoadOp>(loc, counter, ValueRange{});
+      b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, consts.i32(1))), counter, ValueRange{});
       parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, consts.i32(1));
     }
     Value tileReady =
-        g ? mlir::attncc::qtileMbarrier(b, loc, readyBars, g, consts, monoid::named(loc, "mma_ready_q" + std::to_string(g)))
-          : readyPtr;
+        second ? mlir::attncc::qtileMbarrier(b, loc, pReadyBars, g, consts,
+                                             monoid::named(loc, g ? "p_ready_q" + std::to_string(g) : std::string("p_ready")))
+        : g    ? mlir::attncc::qtileMbarrier(b, loc, readyBars, g, consts,
+                                             monoid::named(loc, "mma_ready_q" + std::to_string(g)))
+               : readyPtr;
     b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, "the operands are ready"), tileReady, parity,
                                             consts.i32(10000000));
     b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);

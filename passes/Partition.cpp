@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "schedule/Geometry.h"
 #include "ir/Carrier.h"
+#include "ir/TileAttrs.h"
 #include "passes/MapUtils.h"
 #include "passes/Passes.h"
 
@@ -518,6 +519,13 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     if (tile.atom->kind == ::attncc::AtomKind::Wgmma || tile.atom->kind == ::attncc::AtomKind::Tcgen05) {
       StringAttr family = fb.getStringAttr(tile.atom->kind == ::attncc::AtomKind::Wgmma ? "wgmma" : "tcgen05");
       fn.walk([&](vector::ContractionOp c) { c->setAttr("attncc.family", family); });
+      // OVERLAP=early (tcgen05): each P*V product starts on three quarters
+      // of P while the last quarter is stored (attncc-lower-tcgen05).
+      if (sched.overlap && *sched.overlap == ::attncc::OverlapKind::Early)
+        fn.walk([&](vector::ContractionOp c) {
+          if (monoid::rightIsKN(c))
+            c->setAttr("attncc.early_pv", fb.getUnitAttr());
+        });
     }
     // WSPEC=load1: one more warp, which only copies blocks in; load1/mma1
     // (tcgen05) one more, which issues the products (attncc-atomize tells

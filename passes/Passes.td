@@ -566,6 +566,9 @@ def AllocateTmem : Pass<"attncc-allocate-tmem", "ModuleOp"> {
     products' commits. With two Q tiles (8 row warps, `w8x1`) each Q tile
     has its own S and O columns (the second's after the first's:
     `attncc.tile.tmem_qtile`) and its own mbarriers, 16 bytes apart.
+    With the mma warp: `mma_ready` (the row warps' arrivals); with a
+    correction warpgroup also `corr_full`, `o_ready` and the row factors
+    (`corr_scale`); with OVERLAP=early also `p_ready`, per Q tile.
     Kernels without tcgen05
     contractions are unchanged.
   }];
@@ -622,7 +625,15 @@ def LowerTcgen05 : Pass<"attncc-lower-tcgen05", "ModuleOp"> {
     yields `o` unchanged, O's columns get the initial value before the loop
     and O is loaded once after it. With a lazy maximum (attncc-lazy-rescale)
     the rescale is skipped by a warp whose rows all kept theirs
-    (`nvvm.vote.sync any` of factor != 1 around it).
+    (`nvvm.vote.sync any` of factor != 1 around it). With a correction
+    warpgroup (`attncc.tile.corr`) the rescale is a block of its own
+    (`attncc.o_rescale`) and P*V's first issue blocks are marked
+    `attncc.o_resident`, for attncc-corr-role. OVERLAP=early
+    (`attncc.early_pv` on P*V, from attncc-partition): the product is issued
+    in two parts along the keys, the k16 steps of P's last three quarters
+    after those are stored and before the first quarter is, then the first
+    quarter's (its barrier and issue blocks marked `attncc.early_part`),
+    which commit.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",
                            "mlir::memref::MemRefDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
@@ -836,7 +847,10 @@ def MmaRole : Pass<"attncc-mma-role", "ModuleOp"> {
     warpgroup arrives on its own `mma_ready`, and the mma warp waits on
     tile g's before it issues tile g's part (`attncc.qtile`), so one
     warpgroup's softmax runs while the other tile's product is computed.
-    Refused: a product or a TMA
+    The second part of an OVERLAP=early product (`attncc.early_part`) goes
+    through allocate-tmem's `p_ready` mbarrier instead, with a count of its
+    own, so that the row warps' two arrivals in a row cannot run a phase
+    ahead of the mma warp. Refused: a product or a TMA
     wait inside a branch of the row warps.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::LLVM::LLVMDialect",

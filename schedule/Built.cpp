@@ -59,8 +59,10 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
   if (tcgen05) {
     // Knobs that act on the fold's products and are built for wgmma or
     // mma.sync only so far.
-    if (s.overlap)
-      return KnobError{"OVERLAP", overlapName(*s.overlap), "none with a tcgen05 atom (not built yet)"};
+    if (s.overlap && *s.overlap != OverlapKind::Early && *s.overlap != OverlapKind::None)
+      return KnobError{"OVERLAP", overlapName(*s.overlap),
+                       "none or early with a tcgen05 atom (the rotation and the warpgroup turns are "
+                       "built for mma.sync and wgmma)"};
     bool freeStaged = false;
     for (const StageKnob &st : s.stages)
       freeStaged = freeStaged || st.axis != atomTile->axis;
@@ -69,6 +71,10 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
                        "a STAGE of the free axis with it (STAGE@q=d1/cp/swz128: tcgen05 reads Q from "
                        "shared memory)"};
   }
+  if (s.overlap && *s.overlap == OverlapKind::Early && !tcgen05)
+    return KnobError{"OVERLAP", "early",
+                     "none, pv, wg or pv+wg without a tcgen05 TILE (early P*V starts a tcgen05 product "
+                     "on P's columns in tensor memory while the rest are stored)"};
   if (s.overlap && overlapsWg(*s.overlap)) {
     std::string v = overlapName(*s.overlap);
     if (!wgmma || atomTile->wm < 8)
@@ -259,6 +265,8 @@ std::vector<std::string> notExecutedOnCpu(const Schedule &s) {
     out.push_back(knob([&](Schedule &one) { one.repack = s.repack; }));
   if (s.overlap && overlapsWg(*s.overlap)) // the pv rotation runs; the warpgroup turns do not
     out.push_back(std::string("the warpgroup turns of OVERLAP=") + overlapName(*s.overlap));
+  if (s.overlap && *s.overlap == OverlapKind::Early) // a split of a tcgen05 product's issue
+    out.push_back("OVERLAP=early");
   return out;
 }
 

@@ -449,7 +449,8 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
     else if (v == "pv") s.overlap = OverlapKind::Pv;
     else if (v == "wg") s.overlap = OverlapKind::Wg;
     else if (v == "pv+wg") s.overlap = OverlapKind::PvWg;
-    else return fail(err, it.knob, v, "none, pv, wg or pv+wg");
+    else if (v == "early") s.overlap = OverlapKind::Early;
+    else return fail(err, it.knob, v, "none, pv, wg, pv+wg or early");
     return true;
   }
   if (f == "REPACK") {

@@ -95,11 +95,17 @@ enum class GridKind { Tiles, Lpt, Persistent };
 /// overlap); wg makes the warpgroups of a CTA take turns issuing their matrix
 /// products, so one warpgroup's softmax runs under another's products
 /// (FlashAttention-3's inter-warpgroup ping-pong).
-enum class OverlapKind { None, Pv, Wg, PvWg };
+/// Early: tcgen05's early P*V (seed 000, chapter 13): P*V starts on the first
+/// three quarters of P's columns while the last quarter is stored.
+enum class OverlapKind { None, Pv, Wg, PvWg, Early };
 inline bool overlapsPv(OverlapKind k) { return k == OverlapKind::Pv || k == OverlapKind::PvWg; }
 inline bool overlapsWg(OverlapKind k) { return k == OverlapKind::Wg || k == OverlapKind::PvWg; }
 inline const char *overlapName(OverlapKind k) {
-  return k == OverlapKind::None ? "none" : k == OverlapKind::Pv ? "pv" : k == OverlapKind::Wg ? "wg" : "pv+wg";
+  return k == OverlapKind::None   ? "none"
+         : k == OverlapKind::Pv   ? "pv"
+         : k == OverlapKind::Wg   ? "wg"
+         : k == OverlapKind::Early ? "early"
+                                  : "pv+wg";
 }
 
 /// REPACK=regs|smem: how a contraction's left operand that was computed in

@@ -105,6 +105,7 @@ const std::vector<std::string> kValid = {
     "OVERLAP=pv",
     "OVERLAP=wg",
     "OVERLAP=pv+wg",
+    "OVERLAP=early",
     // Multi-axis and everything at once, in canonical order.
     "TILE@dd=n64/f4,TILE@pj=n32x2/f2",
     "TILE@pj=n32/f1,TILE@dd=n64/f4",
@@ -311,7 +312,7 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"EXP=ex2, ACC=f32", "knob string", " ACC=f32", "no spaces"},
       {"EXP", "knob string", "EXP", "FAMILY[@axis]=value"},
       {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK, LAUNCH"},
-      {"OVERLAP=qk", "OVERLAP", "qk", "none, pv, wg or pv+wg"},
+      {"OVERLAP=qk", "OVERLAP", "qk", "none, pv, wg, pv+wg or early"},
       {"OVERLAP@kv=pv", "OVERLAP", "OVERLAP@kv", "OVERLAP without an axis"},
       {"REPACK=shared", "REPACK", "shared", "regs or smem"},
       {"HOIST=no", "HOIST", "no", "on or off"},

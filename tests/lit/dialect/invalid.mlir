@@ -468,7 +468,7 @@ func.func @combine_max_vector(%a: vector<4xf32>, %b: vector<4xf32>) {
 
 // -----
 
-// expected-error@+1 {{knob OVERLAP: 'qk' is not allowed; expected none, pv, wg or pv+wg}}
+// expected-error@+1 {{knob OVERLAP: 'qk' is not allowed; expected none, pv, wg, pv+wg or early}}
 #s = #monoid.schedule<"OVERLAP=qk">
 
 // -----

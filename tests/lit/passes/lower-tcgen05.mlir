@@ -156,6 +156,77 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// OVERLAP=early (attncc.early_pv on the P*V product): P's 32 words are
+// stored in two parts, words 8-31 first (k16 steps 1-3: a store of 16 words
+// at column 8 and one of 8 at column 24, tcgen05.st takes power-of-two
+// lengths), then the barrier and thread 0's steps 1-3 with no commit; then
+// words 0-7 (step 0), a second barrier marked attncc.early_part, and thread
+// 0's step 0, marked attncc.early_part, which commits (the commit covers
+// both parts). Every step accumulates (the accumulator was stored).
+// CHECK-LABEL: gpu.func @pv_early
+// CHECK:       %[[PW:.+]] = vector.shape_cast %{{.+}} : vector<32x1xi32> to vector<32xi32>
+// CHECK-NEXT:  %[[H1:.+]] = vector.extract_strided_slice %[[PW]] {offsets = [8], sizes = [16], strides = [1]} : vector<32xi32> to vector<16xi32>
+// CHECK-NEXT:  %[[A1:.+]] = arith.addi %[[PA:.+]], %c8_i32 : i32
+// CHECK-NEXT:  %[[P1:.+]] = llvm.inttoptr %[[A1]] : i32 to !llvm.ptr<6>
+// CHECK-NEXT:  nvvm.tcgen05.st %[[P1]], %[[H1]] {{.+}} : vector<16xi32>
+// CHECK-NEXT:  %[[H2:.+]] = vector.extract_strided_slice %[[PW]] {offsets = [24], sizes = [8], strides = [1]} : vector<32xi32> to vector<8xi32>
+// CHECK-NEXT:  %[[A2:.+]] = arith.addi %[[PA]], %c24_i32 : i32
+// CHECK-NEXT:  %[[P2:.+]] = llvm.inttoptr %[[A2]] : i32 to !llvm.ptr<6>
+// CHECK-NEXT:  nvvm.tcgen05.st %[[P2]], %[[H2]] {{.+}} : vector<8xi32>
+// CHECK-NEXT:  nvvm.tcgen05.wait <store>
+// CHECK-NEXT:  nvvm.tcgen05.fence <before>
+// CHECK-NEXT:  gpu.barrier {attncc.issue_sync}
+// CHECK-NEXT:  nvvm.tcgen05.fence <after>
+// CHECK:       scf.if %{{.+}} {
+// CHECK:         scf.for %{{.+}} = %c1 to %c4 step %c1 {
+// CHECK:           nvvm.tcgen05.mma
+// CHECK:         } {attncc.unroll}
+// CHECK-NOT:     nvvm.tcgen05.commit
+// CHECK:       } {attncc.issue}
+// CHECK-NEXT:  %[[L:.+]] = vector.extract_strided_slice %[[PW]] {offsets = [0], sizes = [8], strides = [1]} : vector<32xi32> to vector<8xi32>
+// CHECK-NEXT:  %[[A0:.+]] = arith.addi %[[PA]], %c0_i32 : i32
+// CHECK-NEXT:  %[[P0:.+]] = llvm.inttoptr %[[A0]] : i32 to !llvm.ptr<6>
+// CHECK-NEXT:  nvvm.tcgen05.st %[[P0]], %[[L]] {{.+}} : vector<8xi32>
+// CHECK-NEXT:  nvvm.tcgen05.wait <store>
+// CHECK-NEXT:  nvvm.tcgen05.fence <before>
+// CHECK-NEXT:  gpu.barrier {attncc.early_part, attncc.issue_sync}
+// CHECK-NEXT:  nvvm.tcgen05.fence <after>
+// CHECK:       scf.if %{{.+}} {
+// CHECK:         scf.for %{{.+}} = %c0 to %c1 step %c1 {
+// CHECK:           %[[ON:.+]] = arith.constant true
+// CHECK-NEXT:      nvvm.tcgen05.mma %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[ON]]
+// CHECK:         } {attncc.unroll}
+// CHECK-NEXT:    nvvm.tcgen05.commit
+// CHECK-NEXT:  } {attncc.early_part, attncc.issue}
+// CHECK:       nvvm.mbarrier.try_wait.parity
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @pv_early(%p: vector<128x64xf32>, %o: vector<128x64xf32>, %out: memref<128x64xf32>) kernel attributes {attncc.tile = {rows = 128 : i64, smem = 8208 : i64, tmem = 128 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 1024 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c8192 = arith.constant 8192 : index
+      %c8200 = arith.constant 8200 : index
+      %word = memref.view %raw[%c8192][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi32, #gpu.address_space<workgroup>>
+      %bar = memref.view %raw[%c8200][] {attncc.mma_done} : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+      %tmem = memref.load %word[%c0] {attncc.tmem_base} : memref<1xi32, #gpu.address_space<workgroup>>
+      %vv = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x1x64x64xbf16, #gpu.address_space<workgroup>>
+      %pad = arith.constant 0.0 : bf16
+      %vs = memref.subview %vv[0, 0, 0, 0] [1, 1, 64, 64] [1, 1, 1, 1] : memref<1x1x64x64xbf16, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, strided<[4096, 64, 1]>, #gpu.address_space<workgroup>>
+      %v3 = vector.transfer_read %vs[%c0, %c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, swz>, in_bounds = [true, true, true]} : memref<1x64x64xbf16, strided<[4096, 64, 1]>, #gpu.address_space<workgroup>>, vector<1x64x64xbf16>
+      %v2 = vector.transpose %v3, [1, 0, 2] {attncc.layout = #monoid.fragment<smem>} : vector<1x64x64xbf16> to vector<64x1x64xbf16>
+      %v = vector.shape_cast %v2 {attncc.layout = #monoid.fragment<smem>} : vector<64x1x64xbf16> to vector<64x64xbf16>
+      %pe = math.exp %p {attncc.layout = #monoid.fragment<rowthread>} : vector<128x64xf32>
+      %oe = arith.negf %o {attncc.layout = #monoid.fragment<rowthread>} : vector<128x64xf32>
+      %pb = arith.truncf %pe {attncc.layout = #monoid.fragment<rowthread>} : vector<128x64xf32> to vector<128x64xbf16>
+      %r = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %pb, %v, %oe {attncc.atom = "tcgen05.m128n64k16", attncc.family = "tcgen05", attncc.layout = #monoid.fragment<rowthread>, attncc.early_pv, attncc.tmem_col = 64 : i64} : vector<128x64xbf16>, vector<64x64xbf16> into vector<128x64xf32>
+      vector.transfer_write %r, %out[%c0, %c0] {in_bounds = [true, true]} : vector<128x64xf32>, memref<128x64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // The running O of a fold stays in tensor memory: the loop's P*V
 // accumulates into o * alpha, where o is the loop's iter_arg and the product
 // is yielded back into it. Before the loop O's columns get the initial value
