@@ -75,3 +75,14 @@ for l in open('$OUT/ab/anchors.jsonl'):
 " || true
   rm -f $OUT/ab/gpu.txt $OUT/ab/x.jsonl
 fi
+#   5. (PART=5, not run this session: the H200 was not lent after OVERLAP=early was built)
+#      OVERLAP=early under emulation: bench/sweep-tcgen05-early.txt, memcheck and racecheck of
+#      ea-ws6-1023-c (the mma warp, p_ready) and ea-cr-q2-k14 (two Q tiles, corr4).  $OUT/e/
+#      Bundle bench/sweep-tcgen05-early.txt into build-bundles first.
+if [ "$PART" = 5 ]; then
+  mkdir -p $OUT/e
+  OUT=$OUT/e SWEEP=bench/sweep-tcgen05-early.txt FULL="" LADDER="" SAN="ea-ws6-1023-c ea-cr-q2-k14" CONTROLS="" \
+    REFS="" STEP_TIMEOUT=60 SAN_TIMEOUT=90 timeout 500 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -12
+  python3 scripts/results-json.py $OUT/e --what "bench/session13-call.sh PART=5: bench/sweep-tcgen05-early.txt (OVERLAP=early) under emulation; memcheck and racecheck of ea-ws6-1023-c and ea-cr-q2-k14" > /dev/null 2>&1 || echo results-json failed
+  rm -f $OUT/e/verify.jsonl $OUT/e/gpu.txt
+fi
