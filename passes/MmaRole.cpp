@@ -41,6 +41,13 @@
 //       tile g's block (one count a product: both tiles wait for the same
 //       phase). So warpgroup 0 runs its softmax while tile 1's product is
 //       computed, and the other way round (seed 000, chapter 5).
+//       OVERLAP=early: a P*V comes in two parts, and the second part's
+//       barrier and issue blocks (attncc.early_part) use allocate-tmem's
+//       p_ready mbarrier and a count of their own, so that the row warps'
+//       two arrivals in a row cannot complete two phases of one mbarrier
+//       before the mma warp has waited for the first. With a correction
+//       warpgroup, attncc-corr-role (which runs first) has put the wait on
+//       o_ready into P*V's first issue blocks; they are cloned with it.
 // Refused: a product or a TMA wait inside a branch of the row warps, or one
 //       whose operands depend on a branch's result.
 //
@@ -210,7 +217,7 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
   /// for the operands and lane 0's issue; anything else is cloned.
   void cloneIssue(OpBuilder &b, Operation &op, IRMapping &map, Value readyPtr, Value waits, Value issuer,
                   mlir::attncc::KernelConstants &consts) {
-    Location loc = op.getParentOp()->getLoc(); // names the counter after the loop, as before
+    Location loc = op.getParentOp()->getLoc(); // the enclosing loop's: its name names the counters
     if (!op.hasAttr("attncc.issue")) {
       b.clone(op, map);
       return;
