@@ -173,55 +173,41 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
     for (int64_t g = 0; g < qTiles; ++g)
       b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, bar, g, consts, loc), consts.i32(1),
                                      Value{});
+    // A per-Q-tile mbarrier view (Q tile g's at element 2g) before the
+    // initializing branch, marked `attr`, and its inits for `arrivals`.
+    auto tileBarriers = [&](StringRef name, int64_t offset, int64_t arrivals) {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPoint(i);
+      Value view = b.create<memref::ViewOp>(monoid::named(loc, name), barT, raw, consts.index(offset), ValueRange{});
+      view.getDefiningOp()->setAttr(("attncc." + name).str(), b.getUnitAttr());
+      b.setInsertionPoint(i.thenBlock()->getTerminator());
+      for (int64_t g = 0; g < qTiles; ++g)
+        b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, view, g, consts, loc),
+                                       consts.i32(arrivals), Value{});
+    };
     if (mmaRole) {
       // WSPEC=load1/mma1: the mbarrier every thread of the row warps
       // arrives on when a product's operands are in place (attncc-mma-role
-      // makes the mma warp wait on it before it issues).
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPoint(i);
-      Value ready =
-          b.create<memref::ViewOp>(monoid::named(loc, "mma_ready"), barT, raw, consts.index(at + 16),
-                                   ValueRange{});
-      ready.getDefiningOp()->setAttr("attncc.mma_ready", b.getUnitAttr());
-      b.setInsertionPoint(i.thenBlock()->getTerminator());
-      // Each Q tile's warpgroup arrives on its own.
+      // makes the mma warp wait on it before it issues); each Q tile's
+      // warpgroup arrives on its own.
       int64_t rowThreads = tile.getAs<IntegerAttr>("warps").getInt() * 32 / qTiles;
-      for (int64_t g = 0; g < qTiles; ++g)
-        b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, ready, g, consts, loc),
-                                       consts.i32(rowThreads), Value{});
-      if (early) {
-        b.setInsertionPoint(i);
-        Value pr = b.create<memref::ViewOp>(monoid::named(loc, "p_ready"), barT, raw, consts.index(pReady),
-                                            ValueRange{});
-        pr.getDefiningOp()->setAttr("attncc.p_ready", b.getUnitAttr());
-        b.setInsertionPoint(i.thenBlock()->getTerminator());
-        for (int64_t g = 0; g < qTiles; ++g)
-          b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, pr, g, consts, loc),
-                                         consts.i32(rowThreads), Value{});
-      }
+      tileBarriers("mma_ready", at + 16, rowThreads);
+      // OVERLAP=early: the second part of a P*V (attncc-mma-role).
+      if (early)
+        tileBarriers("p_ready", pReady, rowThreads);
       if (corr) {
         // WSPEC=.../corr4: a Q tile's row warps publish their factors (128
         // arrivals) and the correction warpgroup says O is rescaled (128);
         // attncc-corr-role writes both sides.
+        tileBarriers("corr_full", corrBars, rowThreads);
+        tileBarriers("o_ready", corrBars + 8, 128);
+        OpBuilder::InsertionGuard g2(b);
         b.setInsertionPoint(i);
-        Value full = b.create<memref::ViewOp>(monoid::named(loc, "corr_full"), barT, raw, consts.index(corrBars),
-                                              ValueRange{});
-        full.getDefiningOp()->setAttr("attncc.corr_full", b.getUnitAttr());
-        Value oReady = b.create<memref::ViewOp>(monoid::named(loc, "o_ready"), barT, raw,
-                                                consts.index(corrBars + 8), ValueRange{});
-        oReady.getDefiningOp()->setAttr("attncc.o_ready", b.getUnitAttr());
         auto scaleT = MemRefType::get({128 * qTiles}, b.getF32Type(), MemRefLayoutAttrInterface{},
                                       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
         Value scale = b.create<memref::ViewOp>(monoid::named(loc, "corr_scale"), scaleT, raw, consts.index(scales),
                                                ValueRange{});
         scale.getDefiningOp()->setAttr("attncc.corr_scale", b.getUnitAttr());
-        b.setInsertionPoint(i.thenBlock()->getTerminator());
-        for (int64_t g = 0; g < qTiles; ++g) {
-          b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, full, g, consts, loc),
-                                         consts.i32(rowThreads), Value{});
-          b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, oReady, g, consts, loc),
-                                         consts.i32(128), Value{});
-        }
       }
     }
     b.create<NVVM::FenceMbarrierInitOp>(loc);

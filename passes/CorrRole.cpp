@@ -150,6 +150,18 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
     if (blocks.empty())
       return f.emitOpError("attncc-corr-role: WSPEC=.../corr4: no rescale of a fold's O in tensor memory to give to "
                            "the correction warps");
+    // What each block reads and where O's columns are, checked before
+    // anything is rewritten.
+    DenseMap<Operation *, std::pair<RescaleInputs, int64_t>> rescales;
+    for (scf::IfOp block : blocks) {
+      FailureOr<RescaleInputs> in = rescaleInputs(block);
+      if (failed(in))
+        return failure();
+      auto col = block->getAttrOfType<IntegerAttr>("attncc.tmem_col");
+      if (!col)
+        return block.emitOpError("attncc-corr-role: a rescale block without its O columns");
+      rescales[block] = {*in, col.getInt()};
+    }
     auto seed = [](Operation *op) { return op->hasAttr("attncc.o_rescale"); };
     mlir::attncc::RoleSlice slice(rows, seed, /*operands=*/false, "attncc-corr-role",
                                   "attncc-corr-role: WSPEC=.../corr4: a rescale of O inside a branch of the row "
@@ -189,7 +201,6 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
     Value lanes = b.create<arith::ShLIOp>(monoid::named(loc, "quarter"),
                                           Value(b.create<arith::MulIOp>(loc, q32, i32(32))), i32(16));
 
-    LogicalResult ok = success();
     IRMapping map;
     mlir::attncc::cloneRole(b, rows, slice, map, [&](Operation &op, IRMapping &m) {
       if (!op.hasAttr("attncc.o_rescale")) {
@@ -197,12 +208,7 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
         return;
       }
       auto block = cast<scf::IfOp>(op);
-      FailureOr<RescaleInputs> in = rescaleInputs(block);
-      auto col = block->getAttrOfType<IntegerAttr>("attncc.tmem_col");
-      if (failed(in) || !col) {
-        ok = failed(in) ? failure() : block.emitOpError("attncc-corr-role: a rescale block without its O columns");
-        return;
-      }
+      const auto &[in, col] = rescales[block];
       bool lazy = static_cast<bool>(block.getCondition().getDefiningOp<NVVM::VoteSyncOp>());
       Value n = b.create<memref::LoadOp>(loc, corrWaits, ValueRange{});
       b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, n, i32(1))), corrWaits, ValueRange{});
@@ -218,8 +224,8 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
         IRMapping bm = m;
         Value mine = b.create<arith::AddIOp>(
             monoid::named(loc, "o_mine"),
-            Value(b.create<arith::AddIOp>(loc, tmem, i32(col.getInt() + g * qtileCols))), lanes);
-        bm.map(in->mine, mine);
+            Value(b.create<arith::AddIOp>(loc, tmem, i32(col + g * qtileCols))), lanes);
+        bm.map(in.mine, mine);
         {
           OpBuilder::InsertionGuard guard(b);
           if (lazy) {
@@ -234,7 +240,7 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
           // factor, broadcast.
           for (Operation &in2 : block.thenBlock()->without_terminator()) {
             auto slice = dyn_cast<vector::ExtractStridedSliceOp>(in2);
-            if (slice && slice.getSource() == in->scale)
+            if (slice && slice.getSource() == in.scale)
               bm.map(slice.getResult(), b.create<vector::BroadcastOp>(loc, slice.getType(), factor).getResult());
             else
               b.clone(in2, bm);
@@ -246,14 +252,10 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
         b.create<NVVM::MBarrierArriveOp>(monoid::named(loc, "O is rescaled"), Type{}, readyG, Value{});
       }
     });
-    if (failed(ok))
-      return failure();
 
     // The row warps: publish the factor instead of rescaling.
     for (scf::IfOp block : blocks) {
-      FailureOr<RescaleInputs> in = rescaleInputs(block);
-      if (failed(in))
-        return failure();
+      const RescaleInputs *in = &rescales[block].first;
       // As early as the factors are known: the thread's lanes of them
       // (monoid.to_lanes, and the broadcast and shape casts before it)
       // move up to just after the op that computes them, in the same block.

@@ -176,13 +176,12 @@ struct WarpSpecialize : mlir::attncc::impl::WarpSpecializeBase<WarpSpecialize> {
     // setmaxnreg is per warpgroup, so it needs whole warpgroups.
     // With tcgen05's correction warpgroup (corr = 4, after the load/mma
     // one) the producer branch is two warpgroups, each keeping prodRegs.
-    auto idle = tile.getAs<IntegerAttr>("idle");
     auto count = [&](StringRef k) {
       auto a = tile.getAs<IntegerAttr>(k);
       return a ? a.getInt() : 0;
     };
     int64_t others = producers + count("mma") + count("idle") + count("corr"); // whole warpgroups
-    bool handOver = producers == 4 || (idle && idle.getInt() > 0);
+    bool handOver = producers == 4 || count("idle") > 0;
     const int64_t prodRegs = producers == 4 ? 40 : 56; // the mma warp builds descriptors
     if (handOver) {
       int64_t consRegs = std::min<int64_t>(256, (65536 - 32 * others * prodRegs) / (warps * 32) / 8 * 8);
