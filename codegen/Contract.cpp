@@ -177,6 +177,11 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
     // serialization after the kernel before it.
     if (launch->hasAttr("attncc.programmatic"))
       l["programmatic"] = true;
+    // GRID=persistent (attncc-map-to-gpu): the grid counts the tiles; the
+    // runner launches at most as many CTAs as the device holds at once,
+    // and each loops over the tiles in strides of the grid.
+    if (kernel && kernel->hasAttr("attncc.persistent"))
+      l["persistent"] = true;
     json args = json::array();
     for (Value v : launch.getKernelOperands()) {
       if (isa<MemRefType>(v.getType())) {

@@ -145,6 +145,12 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
                        "none with --varlen unless seq_q = 1 (packed heads over sequences of several query rows "
                        "are not built yet)"};
   }
+  // GRID=persistent: the tile loop over one problem's row tiles; varlen
+  // sequences and a paged cache in it are not built yet.
+  if (s.grid && *s.grid == GridKind::Persistent && (p.varlen || p.paged()))
+    return KnobError{"GRID", "persistent", std::string("tiles or lpt with ") + (p.varlen ? "--varlen" : "--paged") +
+                                               " (persistent CTAs over varlen sequences or a paged cache are not "
+                                               "built yet)"};
   // LAUNCH=pdl chains kernels: it needs a schedule of several (a split, the
   // cut fold) and griddepcontrol (sm_90 and newer).
   if (s.launch && *s.launch == LaunchKind::Pdl) {

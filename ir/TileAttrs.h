@@ -214,6 +214,28 @@ inline int64_t ringSlots(vector::TransferReadOp r) {
   return n ? n.getInt() : 2;
 }
 
+/// GRID=persistent: the loop over a CTA's row tiles (attncc-map-to-gpu).
+inline bool isTileLoop(Operation *op) { return isa<scf::ForOp>(op) && op->hasAttr("attncc.tile_loop"); }
+
+/// The scf.for that `op` runs in, other than the tile loop: the fold (or
+/// another loop inside a tile), or null.
+inline scf::ForOp innerLoopOf(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (auto l = dyn_cast<scf::ForOp>(p))
+      if (!isTileLoop(l))
+        return l;
+  return scf::ForOp();
+}
+
+/// Whether the ring read `r` is a fold's prefetch of its next block (the
+/// read attncc-stage puts inside the loop; the loop's first block is read
+/// before it). Under a tile loop it is issued only when there is a next
+/// block (attncc-lower-copies), so every tile fills the slots it reads.
+inline bool isRingPrefetch(vector::TransferReadOp r) {
+  auto l = dyn_cast_or_null<scf::ForOp>(r->getParentOp());
+  return r->hasAttr("attncc.ring") && l && !isTileLoop(l);
+}
+
 /// How a staged block sits in shared memory: row-major with `pad` elements
 /// after each row, or (swizzled) as 128-byte slabs: column c of row r of an
 /// R-row block is in slab c / S (S = slabElems, 128 B of elements), at row r

@@ -102,6 +102,7 @@ public:
     warps = tile.getAs<IntegerAttr>("warps").getInt();
     if (auto p = tile.getAs<IntegerAttr>("producers"))
       producers = p.getInt();
+    persistent = f->hasAttr("attncc.persistent");
     // The atoms (attncc-lower-mma, attncc-lower-wgmma) read TMA blocks
     // from their slot's view (ldmatrix, descriptors): loops carry that view.
     f.walk([&](vector::ContractionOp c) {
@@ -129,6 +130,7 @@ private:
   OpBuilder b;
   Location loc;
   int64_t warps = 0, producers = 0;
+  bool persistent = false; // GRID=persistent: the kernel loops over tiles, so its rings must balance
   bool mmaReaders = false; // the kernel has tensor-core atoms (attncc-lower-mma and -lower-wgmma read the slots)
   LogicalResult status = success();
 
@@ -503,7 +505,7 @@ private:
     Value row, ch, rowI;
     OpBuilder::InsertionGuard g(b);
     auto idx = [&](Value v) { return b.create<arith::IndexCastOp>(loc, b.getIndexType(), v).getResult(); };
-    bool inLoop = r->getParentOfType<scf::ForOp>() != nullptr;
+    bool inLoop = bool(monoid::innerLoopOf(r)); // a fold's blocks, not a tile's first ones
     if (inLoop && chunks % threads == 0 && threads % cpr == 0) {
       // The row in index arithmetic (no 32-bit wrap between the steps), so
       // the CUDA compiler folds each step into a constant offset.
@@ -563,6 +565,34 @@ private:
     b.create<vector::StoreOp>(loc, v, dst, to, /*nontemporal=*/false, llvm::MaybeAlign(16));
   }
 
+  /// GRID=persistent: when a ring read is issued, so that each tile fills
+  /// exactly the slots its fold waits for. A fold's prefetch: when there is
+  /// a next block (iv + step < ub). The first block, read before the fold:
+  /// when the fold runs at all (lb < ub; a tile of fully masked rows has
+  /// no keys). The fold is the loop after `r` whose prefetch has r's ring.
+  /// Null for other reads, which are waited for as often as issued.
+  Value ringGuard(vector::TransferReadOp r) {
+    auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
+    if (!ring)
+      return Value();
+    if (monoid::isRingPrefetch(r)) {
+      auto l = cast<scf::ForOp>(r->getParentOp());
+      Value next = b.create<arith::AddIOp>(loc, l.getInductionVar(), l.getStep());
+      return b.create<arith::CmpIOp>(monoid::named(loc, "has_next"), arith::CmpIPredicate::slt, next,
+                                     l.getUpperBound());
+    }
+    for (Operation *op = r->getNextNode(); op; op = op->getNextNode()) {
+      auto l = dyn_cast<scf::ForOp>(op);
+      if (!l || llvm::none_of(l.getBody()->getOps<vector::TransferReadOp>(),
+                              [&](vector::TransferReadOp p) { return p->getAttr("attncc.ring") == ring; }))
+        continue;
+      return b.create<arith::CmpIOp>(monoid::named(loc, "has_first"), arith::CmpIPredicate::slt,
+                                     l.getLowerBound(), l.getUpperBound());
+    }
+    status = r.emitOpError("attncc-lower-copies: GRID=persistent: no fold after the first block of its ring");
+    return Value();
+  }
+
   /// A TMA block: the fill count picks the slot; the issuing thread waits
   /// until the slot is free, announces the bytes on "full" and loads one
   /// box per 128-byte slab.
@@ -582,9 +612,28 @@ private:
                                                                          << "; at most 4 are lowered";
       return Value();
     }
+    // GRID=persistent: a fold's prefetch of its next block is issued (and
+    // counted) only when there is one, so every tile fills exactly the
+    // slots it waits for, and the next tile starts in step. Elsewhere the
+    // last iteration's prefetch is issued past the end, never read, and
+    // drained (drain()).
+    scf::IfOp hasNext;
+    if (Value more = persistent ? ringGuard(r) : Value()) {
+      hasNext = b.create<scf::IfOp>(loc, TypeRange{b.getIndexType()}, more, /*withElseRegion=*/true);
+      hasNext->setAttr("attncc.ring_guard", b.getUnitAttr()); // warp roles take it whole (RoleSlice)
+      b.setInsertionPointToStart(&hasNext.getElseRegion().front());
+      b.create<scf::YieldOp>(loc, index(0)); // no block: the slot is never read
+      b.setInsertionPointToStart(&hasNext.getThenRegion().front());
+    }
     Value w = bump(buf.fills);
     Value slot = slotFor(w, buf.slots);
-    Value dst = r.use_empty() ? Value() : slotView(buf.view, slot, name + "_slot");
+    Value dst;
+    if (hasNext) {
+      b.create<scf::YieldOp>(loc, slot);
+      b.setInsertionPoint(hasNext.getThenRegion().front().getTerminator());
+    } else if (!r.use_empty()) {
+      dst = slotView(buf.view, slot, name + "_slot");
+    }
     bool producer = inProducer(r);
     if (!producers || producer) {
       OpBuilder::InsertionGuard g(b);
@@ -624,6 +673,11 @@ private:
     }
     if (r.use_empty()) // the producer's copy: the consumers read the block
       return Value();
+    if (hasNext) {
+      b.setInsertionPointAfter(hasNext);
+      slot = hasNext.getResult(0);
+      dst = slotView(buf.view, slot, name + "_slot");
+    }
     Value block = blockRead(r, dst);
     slotOf[block] = slot;
     if (mmaReaders)

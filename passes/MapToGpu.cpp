@@ -18,6 +18,17 @@
 // for the kernel as attncc.warp_roles in attncc.kernel_attrs, which
 // attncc-kernel-attrs puts on the outlined kernel.
 //
+// Persistent tiled maps (attncc.cta has persistent, GRID=persistent): the
+// launch still asks for one CTA a tile, and the kernel is marked
+// attncc.persistent, which tells the runner to launch only as many CTAs as
+// fit on the device at once (the launch contract's "persistent"). Each CTA
+// runs the tiles from blockIdx.x on in strides of the grid:
+//   scf.for %tile_id = blockIdx.x to points step gridDim.x {attncc.tile_loop}
+//     { delinearize %tile_id; body }
+// so any grid size computes every tile once. What later passes set up once
+// a kernel (shared and tensor memory, mbarriers, counters, warp roles) they
+// put at the kernel's top, outside the loop; the loop is the per-tile work.
+//
 //===----------------------------------------------------------------------===//
 #include "passes/MapUtils.h"
 #include "passes/Passes.h"
@@ -40,7 +51,7 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
   using MapToGpuBase::MapToGpuBase;
 
   LogicalResult lower(scf::ParallelOp map, StringRef kernelName, int64_t threads, bool perCta,
-                      DictionaryAttr warpRoles) {
+                      DictionaryAttr warpRoles, bool persistent) {
     auto isConst = [](Value v, int64_t c) {
       return getConstantIntValue(v) == std::optional<int64_t>(c);
     };
@@ -77,6 +88,8 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     // the same way, as attncc.warp_roles (read by attncc-atomize).
     if (warpRoles)
       kernelAttrs.push_back(b.getNamedAttr("attncc.warp_roles", warpRoles));
+    if (persistent)
+      kernelAttrs.push_back(b.getNamedAttr("attncc.persistent", b.getUnitAttr()));
     if (!kernelAttrs.empty()) {
       auto fn = map->getParentOfType<func::FuncOp>();
       SmallVector<NamedAttribute> all;
@@ -90,7 +103,15 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     Block &body = launch.getBody().front();
     b.setInsertionPointToStart(&body);
     Value id;
-    if (perCta) {
+    if (perCta && persistent) {
+      Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+      auto tiles = scf::ForOp::create(b, loc, launch.getBlockIds().x, points, grid);
+      tiles->setAttr("attncc.tile_loop", b.getUnitAttr());
+      tiles.getInductionVar().setLoc(named(loc, "tile_id"));
+      gpu::TerminatorOp::create(b, loc);
+      b.setInsertionPoint(tiles.getBody()->getTerminator());
+      id = tiles.getInductionVar();
+    } else if (perCta) {
       id = launch.getBlockIds().x;
       auto t = gpu::TerminatorOp::create(b, loc);
       b.setInsertionPoint(t);
@@ -144,6 +165,7 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     bool tiled = false;
     StringAttr tiledMap;
     DictionaryAttr warpRoles;
+    bool persistent = false;
     if (auto d = f->getAttrOfType<DictionaryAttr>("attncc.cta")) {
       auto t = d.getAs<IntegerAttr>("threads");
       if (!t || t.getInt() < 32 || t.getInt() > 1024) {
@@ -154,6 +176,7 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
       tiled = true;
       tiledMap = d.getAs<StringAttr>("map");
       warpRoles = d.getAs<DictionaryAttr>("roles");
+      persistent = d.contains("persistent");
     }
     SmallVector<scf::ParallelOp> maps(f.getBody().front().getOps<scf::ParallelOp>());
     // A tiled function launches its tiled map a CTA a tile; with several maps
@@ -170,7 +193,8 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
       if (role)
         name += "_" + role.getName().str();
       bool perCta = tiled && (maps.size() == 1 || (role && role.getName() == tiledMap));
-      if (failed(lower(map, name, perCta ? cta : threads, perCta, perCta ? warpRoles : DictionaryAttr())))
+      if (failed(lower(map, name, perCta ? cta : threads, perCta, perCta ? warpRoles : DictionaryAttr(),
+                       perCta && persistent)))
         return signalPassFailure();
     }
   }

@@ -12,7 +12,8 @@
 //       combine (ir/Carrier.h buildBlockCombine). The function records the
 //       CTA it asks for: attncc.cta = {threads = WM*WN*32, rows = M}, and
 //       with WSPEC's warps that own no rows, threads counts them too and
-//       roles = {load = L[, mma = 1][, idle = 2]}. With a
+//       roles = {load = L[, mma = 1][, idle = 2]}; GRID=persistent adds
+//       persistent (a unit attribute) and orders the tiles as GRID=lpt. With a
 //       wgmma (tcgen05) atom each vector.contract is marked attncc.family =
 //       "wgmma" ("tcgen05").
 //
@@ -458,7 +459,11 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     // the longest tiles of the whole grid start first, and the last wave is
     // the shortest tiles rather than one head's longest.
     const ::attncc::Schedule &sched = reduce.getScheduleAttr().getSchedule();
-    bool tileFirst = sched.grid && *sched.grid == ::attncc::GridKind::Lpt;
+    // GRID=persistent takes the tiles in the same order: a CTA's next tile
+    // is the one a whole grid's width later, so each CTA gets one of the
+    // longest tiles first and shorter ones after.
+    bool persistent = sched.grid && *sched.grid == ::attncc::GridKind::Persistent;
+    bool tileFirst = persistent || (sched.grid && *sched.grid == ::attncc::GridKind::Lpt);
     size_t nFree = ubs.size() - 1;
     if (tileFirst)
       std::rotate(ubs.begin(), ubs.end() - 1, ubs.end());
@@ -564,6 +569,10 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
         roles.push_back(fb.getNamedAttr("corr", fb.getI64IntegerAttr(corr)));
       cta.push_back(fb.getNamedAttr("roles", fb.getDictionaryAttr(roles)));
     }
+    // GRID=persistent: attncc-map-to-gpu launches at most a resident grid's
+    // worth of CTAs, each looping over the tiles.
+    if (persistent)
+      cta.push_back(fb.getNamedAttr("persistent", fb.getUnitAttr()));
     // A function with other maps (a split's combine) names the tiled one by
     // its role (the location attncc-split-reduce gave it, which
     // canonicalization keeps): attncc-map-to-gpu launches only it by CTAs.

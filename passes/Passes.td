@@ -525,6 +525,14 @@ def LowerCopies : Pass<"attncc-lower-copies", "ModuleOp"> {
     `nvgpu.mbarrier.arrive` on "empty" by lane 0, guarded by the `unless`
     blocks' slots; loops that carry TMA blocks carry their slots. Blocks
     never waited for are waited for before the issuing thread ends.
+    In a kernel with a tile loop (`attncc.persistent`, GRID=persistent) a
+    TMA ring is balanced per tile: a fold's first block is issued (and
+    counted) only when the fold runs (lb < ub), its prefetch only when there
+    is a next block (iv + step < ub), each in an `scf.if {attncc.ring_guard}`
+    that yields the slot (0 when nothing is issued, never read); so every
+    tile fills exactly the slots its fold waits for, and the next tile
+    starts in step. (Without a tile loop the last prefetch is issued past
+    the end and drained, as before.)
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
                            "mlir::nvgpu::NVGPUDialect", "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
@@ -821,6 +829,19 @@ def MapToGpu : Pass<"attncc-map-to-gpu", "func::FuncOp"> {
       gpu.terminator
     }
     ```
+    A tiled map (`attncc.cta` from attncc-partition) runs a CTA a tile:
+    `ctas = points`, the tile is `blockIdx.x`. With `persistent` in
+    `attncc.cta` (GRID=persistent) the launch still counts the tiles, but
+    each CTA loops over them from `blockIdx.x` in strides of the grid,
+    ```mlir
+    scf.for %tile_id = %bx to %points step (gpu.grid_dim x) { delinearize %tile_id; body } {attncc.tile_loop}
+    ```
+    and the kernel is recorded as `attncc.persistent`: the launch contract
+    marks it, and the runner launches at most the CTAs the device holds at
+    once. Any grid size computes every tile once. Later passes put what a
+    kernel sets up once (shared and tensor memory, mbarriers, counters,
+    warp roles) at the kernel's top, outside the loop.
+
     Pre: the maps have zero lower bounds and unit steps; monoid ops are gone
     (expand-carrier and lower-contract have run).
   }];

@@ -336,9 +336,12 @@ private:
     // free for the fills of later iterations. Candidates: the blocks
     // carried in, and blocks read in this body without a ring (d1: one
     // buffer, refilled every iteration).
+    // (Not in GRID=persistent's tile loop: a tile's first blocks go to its
+    // fold, which releases them.)
     SmallVector<Value> blocks(f.getRegionIterArgs());
     for (auto r : f.getBody()->getOps<vector::TransferReadOp>())
-      blocks.push_back(r.getResult());
+      if (!monoid::isTileLoop(f))
+        blocks.push_back(r.getResult());
     for (Value blk : blocks)
       if (monoid::tmaBlock(blk) && !llvm::is_contained(yield.getOperands(), blk) && !tmaReleased.contains(blk))
         release(blk, carriedLike(blk), f);

@@ -24,7 +24,9 @@ namespace mlir::attncc {
 /// (taken whole), with `operands` also the backward slice of what the seeds
 /// read, the loops around them with the iter_args they read, and every
 /// store to a private counter (an alloca) one of them loads. A seed inside
-/// a branch of the row warps is refused with `branchError`.
+/// a branch of the row warps is refused with `branchError`; the one branch
+/// taken whole is GRID=persistent's guard around a ring's fill count
+/// (attncc.ring_guard, attncc-lower-copies), whose count the role keeps too.
 class RoleSlice {
 public:
   RoleSlice(Block &rows, function_ref<bool(Operation *)> seed, bool operands, std::string pass,

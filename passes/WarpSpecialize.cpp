@@ -26,6 +26,9 @@
 //       The producer's TMA reads are clones of the consumers' (same staging,
 //       ring and shared-memory offset): the producer issues each copy as soon
 //       as its slot is free, the consumers only wait for it to land.
+//       Under GRID=persistent the tile loop holds the copies, so the
+//       producer runs its own bare copy of it (attncc.tile_loop kept):
+//       set-up and setmaxnreg once, then every tile of the CTA.
 // Refused: a TMA copy inside a branch, or one whose index depends on the
 // fold's carried state (the producer runs the loops without it).
 // (Until 2026-12-01 the CUDA emitter computed this slice, collectProducerOps,
@@ -121,6 +124,8 @@ void cloneSlice(OpBuilder &b, Block &from, const DenseSet<Operation *> &slice, I
     auto bare = b.create<scf::ForOp>(l.getLoc(), map.lookupOrDefault(l.getLowerBound()),
                                      map.lookupOrDefault(l.getUpperBound()), map.lookupOrDefault(l.getStep()));
     bare.getInductionVar().setLoc(l.getInductionVar().getLoc());
+    if (monoid::isTileLoop(l)) // GRID=persistent: the producer runs every tile of its CTA too
+      bare->setAttr("attncc.tile_loop", l->getAttr("attncc.tile_loop"));
     map.map(l.getInductionVar(), bare.getInductionVar());
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(bare.getBody()->getTerminator());

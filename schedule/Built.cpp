@@ -218,8 +218,26 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
                                       "mma.sync atom only)"};
     // bf16 operands with f16x are refused by the target check (Targets.cpp).
   }
-  if (s.grid && *s.grid == GridKind::Persistent)
-    return KnobError{"GRID", "persistent", "tiles or lpt (persistent CTAs are not built yet)"};
+  if (s.grid && *s.grid == GridKind::Persistent) {
+    // attncc-map-to-gpu: a CTA loops over attncc-partition's row tiles.
+    if (!atomTile)
+      return KnobError{"GRID", "persistent", "tiles without a tensor-core TILE (persistent CTAs loop over the "
+                                             "row tiles of attncc-partition; the scalar rung runs one thread a row)"};
+    for (const ReduceKnob &r : s.reduces)
+      if (r.autoGroups || r.groups > 1)
+        return KnobError{"GRID", "persistent", "tiles or lpt with a split (REDUCE@" + r.axis +
+                                                   "=g<n>k or gauto: a split's parts in a tile loop are not "
+                                                   "built yet)"};
+    if (s.place && *s.place == Place::Cut)
+      return KnobError{"GRID", "persistent", "tiles or lpt with PLACE@fold=cut (not built yet)"};
+    // attncc-overlap's rotated fold waits, after the loop, for the ring's
+    // prefetch past the end, which a tile loop's balanced ring does not
+    // issue (attncc-lower-copies).
+    if (s.overlap && overlapsPv(*s.overlap))
+      return KnobError{"GRID", "persistent", std::string("tiles or lpt with OVERLAP=") + overlapName(*s.overlap) +
+                                                 " (the rotated fold's last P*V waits for the prefetch past the "
+                                                 "end, which a tile loop does not issue; not built yet)"};
+  }
   if (s.grid && *s.grid == GridKind::Lpt && !atomTile)
     return KnobError{"GRID", "lpt", "tiles without a tensor-core TILE (lpt orders the row tiles of "
                                     "attncc-partition; the scalar rung runs one thread a row)"};

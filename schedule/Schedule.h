@@ -88,7 +88,8 @@ enum class Accum { F32, F16x };
 /// GRID=tiles|lpt|persistent: one CTA a row tile, launched with the tile axis
 /// fastest (tiles) or slowest (lpt: every batch and head's first tile, then
 /// every second one, ...; with causal rows the tiles run longest first across
-/// the whole grid); persistent CTAs are not built.
+/// the whole grid); persistent: at most the CTAs the device holds at once,
+/// each looping over the tiles in lpt's order (attncc-map-to-gpu).
 enum class GridKind { Tiles, Lpt, Persistent };
 /// OVERLAP=none|pv|wg|pv+wg: pv runs the P*V contraction of block j while the
 /// softmax of block j+1 is computed (FlashAttention-3's intra-warpgroup

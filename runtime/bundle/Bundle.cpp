@@ -479,6 +479,17 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     l.args = jl["args"].get<std::vector<json>>();
     l.smem = jl.value("smem", size_t(0));
     l.programmatic = jl.value("programmatic", false);
+    // GRID=persistent: the grid counts the tiles; the kernel loops over
+    // them in strides of its grid, so it runs only as many CTAs as the
+    // device holds at once.
+    if (jl.value("persistent", false)) {
+      std::optional<int64_t> resident = r.module.residentCtas(l.fn, l.block.x * l.block.y * l.block.z, l.smem, err);
+      if (!resident)
+        return std::nullopt;
+      int64_t ctas = o.persistentCtas > 0 ? std::min(*resident, o.persistentCtas) : *resident;
+      l.grid.x = unsigned(std::min<int64_t>(l.grid.x, ctas));
+      res.persistentCtas[l.fn.name] = l.grid.x;
+    }
     r.launches.push_back(std::move(l));
   }
 

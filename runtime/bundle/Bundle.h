@@ -56,6 +56,10 @@ struct RunOptions {
   /// A paged or varlen problem's sequences all at seq_k (and seq_q)
   /// (randomInputs' fullLengths).
   bool fullLengths = false;
+  /// GRID=persistent: launch at most this many CTAs (0: as many as the
+  /// device holds at once), so that each loops over more tiles (a test of
+  /// the tile loop on a small problem).
+  int64_t persistentCtas = 0;
 };
 
 /// One output held to the tolerance rule.
@@ -82,6 +86,7 @@ struct RunResult {
   Status status = Status::Error;
   double medianUs = 0, tflops = 0;
   std::map<std::string, int> registers; // per kernel, from the driver
+  std::map<std::string, int64_t> persistentCtas; // GRID=persistent: the CTAs launched, per kernel
   std::string timing;                   // how it was timed
   std::string reference;                // what the output was checked against
   std::string note;

@@ -144,6 +144,10 @@ public:
   /// Opts `f` in to `bytes` of dynamic shared memory (needed above 48 KiB);
   /// "required X, limit Y" when the device has less.
   bool setMaxDynamicSmem(Function &f, size_t bytes, std::string &err) const;
+  /// How many CTAs of `f` (`threads` threads, `smemBytes` of dynamic shared
+  /// memory, opted in) the device runs at once: the occupancy API's CTAs
+  /// per SM times the SMs; at least 1 (GRID=persistent launches this many).
+  std::optional<int64_t> residentCtas(Function &f, unsigned threads, size_t smemBytes, std::string &err) const;
   void reset();
 
 private:

@@ -31,7 +31,8 @@ namespace attncc::driver {
 #define ATTNCC_CU_OPTIONAL(X)                                                                      \
   X(cuEventElapsedTime) X(cuLaunchKernelEx) X(cuTensorMapEncodeTiled) X(cuStreamCreate)            \
   X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamBeginCapture) X(cuStreamEndCapture)          \
-  X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)
+  X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)                 \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 struct Api {
 #define ATTNCC_CU_DECLARE(name) decltype(&::name) name = nullptr;

@@ -134,6 +134,24 @@ bool Module::setMaxDynamicSmem(Function &f, size_t bytes, std::string &err) cons
   return drv_->enter(err) && optInSmem(*drv_, f, bytes, err);
 }
 
+std::optional<int64_t> Module::residentCtas(Function &f, unsigned threads, size_t smemBytes,
+                                            std::string &err) const {
+  if (!drv_ || !f.fn)
+    return (err = "no kernel", std::nullopt);
+  if (!drv_->enter(err) || (smemBytes > static_cast<size_t>(f.dynamicSmemOptIn) && !optInSmem(*drv_, f, smemBytes, err)))
+    return std::nullopt;
+  const Api &a = drv_->api();
+  int perSm = 1;
+  if (a.cuOccupancyMaxActiveBlocksPerMultiprocessor) {
+    CUresult r = a.cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, f.fn, static_cast<int>(threads), smemBytes);
+    if (r != CUDA_SUCCESS) {
+      drv_->fail(r, "cuOccupancyMaxActiveBlocksPerMultiprocessor('" + f.name + "')", err);
+      return std::nullopt;
+    }
+  }
+  return static_cast<int64_t>(std::max(perSm, 1)) * std::max(drv_->device().smCount, 1);
+}
+
 //===----------------------------------------------------------------------===//
 // TMA descriptors
 //===----------------------------------------------------------------------===//

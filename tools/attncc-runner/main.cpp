@@ -4,6 +4,7 @@
 //                 [--control] [--compile-only] [--repeats N] [--bench N] [--set seq_k=4096 ...]
 //                 [--full-lengths]  (a paged cache or a varlen batch: every sequence seq_k keys
 //                                    (and seq_q rows) long)
+//                 [--ctas N]        (GRID=persistent: at most N CTAs, each looping over more tiles)
 //                 [--json FILE] BUNDLE_DIR...
 //
 // For each bundle: NVRTC-compile for the device (an sm_80/sm_120 schedule is
@@ -33,7 +34,7 @@ using namespace attncc;
 
 static int usage() {
   std::fprintf(stderr, "usage: attncc-runner [--seed N] [--no-check] [--gpu-reference] [--compare-references] "
-                       "[--control] [--compile-only] [--repeats N] [--bench N] [--set NAME=N]... [--full-lengths] [--json FILE] BUNDLE_DIR...\n");
+                       "[--control] [--compile-only] [--repeats N] [--bench N] [--set NAME=N]... [--full-lengths] [--ctas N] [--json FILE] BUNDLE_DIR...\n");
   return 2;
 }
 
@@ -50,6 +51,14 @@ int main(int argc, char **argv) {
       opts.seed = std::strtoull(v, nullptr, 10);
     } else if (a == "--full-lengths") {
       opts.fullLengths = true;
+    } else if (a == "--ctas") {
+      const char *v = next();
+      if (!v || std::atoll(v) < 1) {
+        std::fprintf(stderr, "attncc-runner: invalid --ctas = '%s': an integer >= 1 (GRID=persistent: at most "
+                             "this many CTAs)\n", v ? v : "");
+        return 2;
+      }
+      opts.persistentCtas = std::atoll(v);
     } else if (a == "--no-check") {
       opts.check = false;
     } else if (a == "--gpu-reference") {
@@ -140,6 +149,8 @@ int main(int argc, char **argv) {
       line["deterministic"] = r->deterministic;
       line["repeats"] = opts.repeats;
       line["registers"] = r->registers;
+      if (!r->persistentCtas.empty())
+        line["persistent_ctas"] = r->persistentCtas;
       if (opts.benchIters > 0) {
         line["median_us"] = r->medianUs;
         line["tflops"] = r->tflops;

@@ -226,6 +226,73 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// GRID=persistent (attncc.persistent): the fold runs in a tile loop, so a
+// ring must fill exactly the slots its fold waits for, or the next tile
+// starts out of step. The first block is issued only when the fold runs at
+// all (lb < ub: a tile of fully masked rows has no keys), the prefetch
+// only when there is a next block (iv + step < ub); each branch counts the
+// fill and yields its slot (0 when there is no block, never read). The
+// drain after the loop then has nothing left to wait for.
+// CHECK-LABEL: gpu.func @tma_tiles
+// CHECK:       %[[W:.+]] = memref.alloca() : memref<i32>
+// CHECK:       scf.for %[[T:.+]] = %{{.+}} to %c4 step %{{.+}} {
+// CHECK-NEXT:    %[[HI:.+]] = arith.muli %[[T]], %c64 : index
+// CHECK-NEXT:    %[[FIRST:.+]] = arith.cmpi slt, %{{.+}}, %[[HI]] : index
+// CHECK-NEXT:    %[[S0:.+]] = scf.if %[[FIRST]] -> (index) {
+// CHECK-NEXT:      memref.load %[[W]][] : memref<i32>
+// CHECK:           nvgpu.tma.async.load
+// CHECK:           scf.yield %{{.+}} : index
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %c0 : index
+// CHECK-NEXT:    } {attncc.ring_guard}
+// CHECK:         scf.for %[[I:.+]] = %{{.+}} to %[[HI]] step %c64 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %[[S0]]) -> (vector<64x64xf16>, index) {
+// CHECK:           arith.addi %[[I]], %c64 : index
+// CHECK:           %[[N:.+]] = arith.addi %[[I]], %c64 : index
+// CHECK-NEXT:      %[[MORE:.+]] = arith.cmpi slt, %[[N]], %[[HI]] : index
+// CHECK-NEXT:      scf.if %[[MORE]] -> (index) {
+// CHECK-NEXT:        memref.load %[[W]][] : memref<i32>
+// CHECK:             nvgpu.tma.async.load
+// CHECK:           } {attncc.ring_guard}
+// CHECK:           nvgpu.mbarrier.try_wait.parity
+// CHECK:       } {attncc.tile_loop}
+module attributes {gpu.container_module} {
+  func.func @host(%k: memref<256x64xf16>) {
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    gpu.launch_func @m::@tma_tiles blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1) args(%k : memref<256x64xf16>)
+    return
+  }
+  gpu.module @m {
+    gpu.func @tma_tiles(%k: memref<256x64xf16>) kernel attributes {attncc.persistent, attncc.tile = {rows = 64 : i64, smem = 17408 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 1024 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c192 = arith.constant 192 : index
+      %view = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x1x64x64xf16, #gpu.address_space<workgroup>>
+      %full = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+      %empty = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+      %pad = arith.constant 0.0 : f16
+      %bx = gpu.block_id x
+      %gx = gpu.grid_dim x
+      scf.for %t = %bx to %c4 step %gx {
+        %hi = arith.muli %t, %c64 : index
+        %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>, in_bounds = [true, true]} : memref<256x64xf16>, vector<64x64xf16>
+        %r = scf.for %i = %c0 to %hi step %c64 iter_args(%blk = %k0) -> (vector<64x64xf16>) {
+          %n = arith.addi %i, %c64 : index
+          %next = vector.transfer_read %k[%n, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>, in_bounds = [true, true]} : memref<256x64xf16>, vector<64x64xf16>
+          monoid.tma_wait %blk : vector<64x64xf16>
+          monoid.tma_release %blk : vector<64x64xf16>
+          scf.yield %next : vector<64x64xf16>
+        } {attncc.layouts = [#monoid.fragment<smem>]}
+      } {attncc.tile_loop}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // A staged read whose buffer attncc-allocate-smem did not place.
 module attributes {gpu.container_module} {
   gpu.module @m {

@@ -239,3 +239,39 @@ func.func @parts_and_combine(%x: memref<3x2xf32>, %y: memref<300xf32>) attribute
   } loc("combine")
   return
 }
+
+// -----
+
+// GRID=persistent (attncc.cta has persistent): the launch still counts one
+// CTA a tile (3 x 4 = 12), and each CTA loops over the tiles from its
+// blockIdx.x in strides of the grid, delinearizing the tile id as a CTA a
+// tile would its blockIdx.x; the kernel is recorded as attncc.persistent,
+// which the contract hands the runner (it launches at most the CTAs the
+// device holds at once).
+
+// CHECK-LABEL: func.func @persistent
+// CHECK-SAME:  attncc.kernel_attrs = {persistent = {attncc.persistent}}
+// CHECK:      %[[C12:.+]] = arith.constant 12 : index
+// CHECK:      gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C12]], {{.+}}) threads({{.+}}) in (%{{.+}} = %{{.+}}, {{.+}}) module(@persistent_module) function(@persistent) {
+// CHECK-NEXT:   %[[GX:.+]] = gpu.grid_dim x
+// CHECK-NEXT:   scf.for %[[T:.+]] = %[[BX]] to %[[C12]] step %[[GX]] {
+// CHECK-NEXT:     %[[J:.+]] = arith.remui %[[T]], %{{.+}} : index
+// CHECK-NEXT:     %[[I:.+]] = arith.divui %[[T]], %{{.+}} : index
+// CHECK-NEXT:     memref.load %{{.+}}[%[[I]], %[[J]]] : memref<3x4xf32>
+// CHECK:        } {attncc.tile_loop}
+// CHECK-NEXT:   gpu.terminator
+// NAMES-LABEL: func.func @persistent
+// NAMES:       scf.for %tile_id =
+func.func @persistent(%x: memref<3x4xf32>) attributes {attncc.cta = {persistent, rows = 64 : i64, threads = 64 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c3, %c4) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<3x4xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %x[%i, %j] : memref<3x4xf32>
+    scf.reduce
+  }
+  return
+}

@@ -248,6 +248,48 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// GRID=persistent's tile loop (attncc.tile_loop) is not a fold: the first
+// block it reads goes to the fold, which waits for and releases it; the
+// tile loop's own iteration releases nothing.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+// CHECK-LABEL: gpu.func @tma_tiles
+// CHECK:       scf.for
+// CHECK:         %[[K0:.+]] = vector.transfer_read
+// CHECK:         scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}, %[[KB:.+]] = %[[K0]])
+// CHECK:           monoid.tma_wait %[[KB]] : vector<64x64xf16>
+// CHECK:           monoid.tma_release %[[KB]] : vector<64x64xf16>
+// CHECK:           scf.yield
+// CHECK-NOT:     monoid.tma_release
+// CHECK:       } {attncc.tile_loop}
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @tma_tiles(%q: vector<128x64xf16>, %k: memref<256x64xf16>) kernel attributes {attncc.persistent, attncc.tile = {rows = 128 : i64, smem = 25600 : i64, warps = 8 : i64}} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %pad = arith.constant 0.0 : f16
+      %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<128x64xf32>
+      scf.for %t = %c0 to %c4 step %c1 {
+        %k0 = vector.transfer_read %k[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+        %o:2 = scf.for %j = %c0 to %c256 step %c64 iter_args(%acc = %zero, %kb = %k0) -> (vector<128x64xf32>, vector<64x64xf16>) {
+          %n = arith.addi %j, %c64 : index
+          %kn = vector.transfer_read %k[%n, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 2 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+          %s = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %q, %kb, %acc {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<128x64xf16>, vector<64x64xf16> into vector<128x64xf32>
+          scf.yield %s, %kn : vector<128x64xf32>, vector<64x64xf16>
+        } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>]}
+      } {attncc.tile_loop}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // Refused: a block the iteration would release (carried in, not passed on)
 // that nothing read, so no thread waited for it.
 

@@ -1,0 +1,43 @@
+# H200 calls (written 2026-12-05, fourteenth session; no device was lent that session, so
+# nothing here has run yet). One PART per device call.
+# Bundle first (carry build-deps, build-bundles):
+#   OUT=build-bundles bash scripts/make-bundles.sh bench/sweep-persistent.txt bench/perf-persistent.txt
+#   COMMIT=<hash> PART=1 bash bench/session14-call.sh
+set -u
+export COMMIT=${COMMIT:-wip}
+PART=${PART:-1}
+#   1. GRID=persistent (attncc-map-to-gpu's tile loop) over bench/sweep-persistent.txt:
+#      a. as the runner launches it (at most the resident CTAs: at these sizes about one tile
+#         a CTA), memcheck and racecheck of pe-t5-masked-rows (tcgen05 roles, empty folds,
+#         emulated) and pw-masked-rows (wgmma, native);                 $OUT/p/results.json
+#      b. every bundle again with --ctas 3, so each CTA runs several tiles (the balanced
+#         ring, the roles' counters across tiles, set-up once);          $OUT/p/ctas3.jsonl
+#      c. a planted fault that must fail b: the load warp's has_next guard removed (the
+#         unbalanced ring of GRID=tiles inside a tile loop: a hang or wrong slots).
+if [ "$PART" = 1 ]; then
+  mkdir -p $OUT/p
+  OUT=$OUT/p SWEEP=bench/sweep-persistent.txt FULL="" LADDER="" SAN="pe-t5-masked-rows pw-masked-rows" CONTROLS="" \
+    REFS="" STEP_TIMEOUT=60 SAN_TIMEOUT=90 timeout 300 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -12
+  python3 scripts/results-json.py $OUT/p --what "bench/session14-call.sh PART=1: bench/sweep-persistent.txt (GRID=persistent; tcgen05 under emulation, wgmma and mma.sync native); memcheck and racecheck of pe-t5-masked-rows and pw-masked-rows" > /dev/null 2>&1 || echo results-json failed
+  source scripts/gpu-build-runner.sh > /dev/null 2>&1
+  for b in $(grep -v '^#' bench/sweep-persistent.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d'); do
+    timeout 60 $R --ctas 3 --json $OUT/p/ctas3.jsonl build-bundles/$b | tail -1 | cut -c1-200 || echo "ctas3: $b FAILED"
+  done
+  rm -rf /tmp/planted && cp -r build-bundles/pe-t3-1023-c /tmp/planted
+  sed -E 's/const bool (has_next[_0-9]*) = \(.*\);/const bool \1 = true;/' build-bundles/pe-t3-1023-c/kernel.cu > /tmp/planted/kernel.cu
+  echo "planted: $(grep -c 'has_next[_0-9]* = true' /tmp/planted/kernel.cu) has_next guard(s) removed"
+  timeout 60 $R --ctas 3 --json $OUT/p/planted.jsonl /tmp/planted > /tmp/planted.txt 2>&1; rc=$?
+  tail -1 /tmp/planted.txt | cut -c1-200
+  [ $rc = 0 ] && echo "planted fault NOT detected" || echo "planted fault detected (rc $rc)"
+  rm -f $OUT/p/verify.jsonl $OUT/p/gpu.txt
+fi
+#   2. GRID=persistent against the default launch, natively (bench/perf-persistent.txt),
+#      alternating, 3 rounds; flash and cuDNN at the same shapes.           $OUT/t/abab.json
+if [ "$PART" = 2 ]; then
+  mkdir -p $OUT/t
+  B=$(grep -v '^#' bench/perf-persistent.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|' | tr '\n' ' ')
+  OUT=$OUT/t BUNDLES="$B" ROUNDS=3 BENCH=30 timeout 300 bash scripts/gpu-abab.sh 2>&1 | tail -12
+  NO_FLEX=1 timeout 90 python3 scripts/anchors-all.py 8,16,16,4096,4096,128,bf16 8,16,16,4096,4096,128,bf16,causal \
+    1,8,8,4096,4096,64,f16,causal > $OUT/t/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
+  rm -f $OUT/t/gpu.txt $OUT/t/x.jsonl
+fi
