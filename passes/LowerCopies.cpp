@@ -612,25 +612,25 @@ private:
                                                                          << "; at most 4 are lowered";
       return Value();
     }
-    // GRID=persistent: a fold's prefetch of its next block is issued (and
-    // counted) only when there is one, so every tile fills exactly the
-    // slots it waits for, and the next tile starts in step. Elsewhere the
-    // last iteration's prefetch is issued past the end, never read, and
-    // drained (drain()).
-    scf::IfOp hasNext;
+    // GRID=persistent: a ring's copy is issued and counted only under
+    // ringGuard's condition, so every tile fills exactly the slots its fold
+    // waits for, and the next tile starts in step. Elsewhere the last
+    // iteration's prefetch is issued past the end, never read, and drained
+    // (drain()).
+    scf::IfOp guard;
     if (Value more = persistent ? ringGuard(r) : Value()) {
-      hasNext = b.create<scf::IfOp>(loc, TypeRange{b.getIndexType()}, more, /*withElseRegion=*/true);
-      hasNext->setAttr("attncc.ring_guard", b.getUnitAttr()); // warp roles take it whole (RoleSlice)
-      b.setInsertionPointToStart(&hasNext.getElseRegion().front());
+      guard = b.create<scf::IfOp>(loc, TypeRange{b.getIndexType()}, more, /*withElseRegion=*/true);
+      guard->setAttr("attncc.ring_guard", b.getUnitAttr()); // warp roles take it whole (RoleSlice)
+      b.setInsertionPointToStart(&guard.getElseRegion().front());
       b.create<scf::YieldOp>(loc, index(0)); // no block: the slot is never read
-      b.setInsertionPointToStart(&hasNext.getThenRegion().front());
+      b.setInsertionPointToStart(&guard.getThenRegion().front());
     }
     Value w = bump(buf.fills);
     Value slot = slotFor(w, buf.slots);
     Value dst;
-    if (hasNext) {
+    if (guard) {
       b.create<scf::YieldOp>(loc, slot);
-      b.setInsertionPoint(hasNext.getThenRegion().front().getTerminator());
+      b.setInsertionPoint(guard.getThenRegion().front().getTerminator());
     } else if (!r.use_empty()) {
       dst = slotView(buf.view, slot, name + "_slot");
     }
@@ -673,9 +673,9 @@ private:
     }
     if (r.use_empty()) // the producer's copy: the consumers read the block
       return Value();
-    if (hasNext) {
-      b.setInsertionPointAfter(hasNext);
-      slot = hasNext.getResult(0);
+    if (guard) {
+      b.setInsertionPointAfter(guard);
+      slot = guard.getResult(0);
       dst = slotView(buf.view, slot, name + "_slot");
     }
     Value block = blockRead(r, dst);
