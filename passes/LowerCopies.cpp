@@ -570,10 +570,13 @@ private:
   /// a next block (iv + step < ub). The first block, read before the fold:
   /// when the fold runs at all (lb < ub; a tile of fully masked rows has
   /// no keys). The fold is the loop after `r` whose prefetch has r's ring.
-  /// Null for other reads, which are waited for as often as issued.
+  /// Null for other reads, which are waited for as often as issued, and for
+  /// a ring attncc-place-waits marked attncc.ring_tail (OVERLAP=pv's fold,
+  /// whose wait count runs one ahead: it waits for every fill, the prefetch
+  /// past the end included, and the tile loop releases the last two).
   Value ringGuard(vector::TransferReadOp r) {
     auto ring = r->getAttrOfType<IntegerAttr>("attncc.ring");
-    if (!ring)
+    if (!ring || r->hasAttr("attncc.ring_tail")) // (a fold waited for after the loop: attncc-place-waits)
       return Value();
     if (monoid::isRingPrefetch(r)) {
       auto l = cast<scf::ForOp>(r->getParentOp());

@@ -473,6 +473,12 @@ def PlaceWaits : Pass<"attncc-place-waits", "ModuleOp"> {
     (its slot may be refilled; `unless` the blocks of its buffer the
     iteration passes on) after the wgmma wait that completes its last
     reader in a fold iteration, or at the end of the iteration.
+    GRID=persistent's tile loop (`attncc.tile_loop`) is not a fold: its
+    iteration releases only the blocks a fold carried out that a later op
+    waited for (OVERLAP=pv's last P*V) and the other blocks of their buffer
+    that fold carried out, and marks their ring's reads `attncc.ring_tail`
+    (attncc-lower-copies issues them unguarded: that fold waits for the
+    prefetch past the end).
   }];
   let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::arith::ArithDialect", "mlir::gpu::GPUDialect"];
 }

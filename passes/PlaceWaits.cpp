@@ -60,7 +60,13 @@
 //     iteration, unless the iteration passes it on;
 //   * blocks copied before a loop and not carried into it are waited for
 //     once, before the loop; a loop that leaves copies pending (the last
-//     prefetch, never read) waits for them after it.
+//     prefetch, never read) waits for them after it;
+//   * GRID=persistent's tile loop (attncc.tile_loop) is not a fold: its
+//     iteration releases no block it read, only, at its end, the blocks a
+//     fold carried out and a later op waited for (OVERLAP=pv's last P*V)
+//     and the other blocks of their buffer that fold carried out; their
+//     ring's reads are marked attncc.ring_tail (attncc-lower-copies issues
+//     them unguarded).
 // (Until 2026-12-01 the CUDA emitter ran this ledger while it printed.)
 //
 //===----------------------------------------------------------------------===//
@@ -98,7 +104,8 @@ bool isCp(Value staged) {
 
 class Placer {
 public:
-  Placer(gpu::GPUFuncOp f) : b(f.getContext()) {
+  Placer(gpu::GPUFuncOp f) : b(f.getContext()), kernel(f) {
+    persistent = f->hasAttr("attncc.persistent");
     auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
     warps = tile.getAs<IntegerAttr>("warps").getInt();
     if (auto p = tile.getAs<IntegerAttr>("producers"))
@@ -118,6 +125,9 @@ public:
 
 private:
   OpBuilder b;
+  gpu::GPUFuncOp kernel;
+  bool persistent = false;          // GRID=persistent: rings must balance per tile
+  SmallVector<Value> tailBlocks;    // TMA blocks a fold carried out and a later op waited for
   int64_t warps = 0, producers = 0;
   bool wgmma = false;
   SmallVector<Value> pendingStages; // staged copies issued, not yet waited for
@@ -225,8 +235,11 @@ private:
   /// stay in flight) and every thread's part of it is visible.
   void waitStage(Value v) {
     if (monoid::isTma(monoid::stagedRead(v))) {
-      if (monoid::tmaBlock(v) && tmaWaited.insert(v).second)
+      if (monoid::tmaBlock(v) && tmaWaited.insert(v).second) {
         b.create<monoid::TmaWaitOp>(note(nameOf(v) + " landed"), v);
+        if (persistent && v.getDefiningOp<scf::ForOp>())
+          waitedAfterFold(v);
+      }
       return;
     }
     auto it = llvm::find(pendingStages, v);
@@ -238,6 +251,42 @@ private:
       fenceProxy();
     barrier(nameOf(v) + " is in shared memory");
     pendingStages.erase(pendingStages.begin(), it + 1);
+  }
+
+  /// GRID=persistent: a block a fold carried out and an op after it reads
+  /// (OVERLAP=pv's last P*V). That fold waits for one more fill than it has
+  /// blocks (its wait count runs one ahead), so its ring keeps the prefetch
+  /// past the end: its reads are marked attncc.ring_tail, which
+  /// attncc-lower-copies does not guard. The tile loop releases the block,
+  /// and the prefetch, at the end of its iteration (releaseTails).
+  void waitedAfterFold(Value v) {
+    tailBlocks.push_back(v);
+    Attribute ring = monoid::tmaBlock(v)->getAttr("attncc.ring");
+    if (!ring)
+      return;
+    kernel.walk([&](vector::TransferReadOp r) {
+      if (r->getAttr("attncc.ring") == ring)
+        r->setAttr("attncc.ring_tail", b.getUnitAttr());
+    });
+  }
+
+  /// At the end of a tile loop's iteration (after every product is done):
+  /// each block waited for after its fold goes back to the producer, and so
+  /// do the other blocks of its buffer the fold carried out (the prefetch
+  /// past the end, which that wait waited for), unless they share its slot
+  /// (an empty fold carries the first block out twice).
+  void releaseTails() {
+    for (Value v : tailBlocks) {
+      auto loop = v.getDefiningOp<scf::ForOp>();
+      int64_t at = monoid::smemOffset(monoid::tmaBlock(v));
+      if (!tmaReleased.contains(v))
+        release(v, {}, loop);
+      for (Value r : loop.getResults())
+        if (r != v && monoid::tmaBlock(r) && monoid::smemOffset(monoid::tmaBlock(r)) == at &&
+            tmaReleased.insert(r).second)
+          b.create<monoid::TmaReleaseOp>(note("this warp is done with " + nameOf(r)), r, ValueRange{v});
+    }
+    tailBlocks.clear();
   }
 
   void visitBlock(Block &block) {
@@ -332,6 +381,8 @@ private:
     auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
     b.setInsertionPoint(yield);
     flushMma();
+    if (monoid::isTileLoop(f))
+      releaseTails();
     // TMA blocks this iteration read and does not pass on: their slots are
     // free for the fills of later iterations. Candidates: the blocks
     // carried in, and blocks read in this body without a ring (d1: one

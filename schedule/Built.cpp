@@ -230,13 +230,6 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
                                                    "built yet)"};
     if (s.place && *s.place == Place::Cut)
       return KnobError{"GRID", "persistent", "tiles or lpt with PLACE@fold=cut (not built yet)"};
-    // attncc-overlap's rotated fold waits, after the loop, for the ring's
-    // prefetch past the end, which a tile loop's balanced ring does not
-    // issue (attncc-lower-copies).
-    if (s.overlap && overlapsPv(*s.overlap))
-      return KnobError{"GRID", "persistent", std::string("tiles or lpt with OVERLAP=") + overlapName(*s.overlap) +
-                                                 " (the rotated fold's last P*V waits for the prefetch past the "
-                                                 "end, which a tile loop does not issue; not built yet)"};
   }
   if (s.grid && *s.grid == GridKind::Lpt && !atomTile)
     return KnobError{"GRID", "lpt", "tiles without a tensor-core TILE (lpt orders the row tiles of "

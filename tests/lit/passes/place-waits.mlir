@@ -290,6 +290,56 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// GRID=persistent with a block a fold carries out and an op after the fold
+// reads (OVERLAP=pv's last P*V): the fold's wait count runs one ahead, so its
+// ring keeps the prefetch past the end (its reads are marked
+// attncc.ring_tail, which attncc-lower-copies does not guard), and the tile
+// loop's iteration gives both blocks the fold carried out back: the one read
+// after the fold once its product is done, the other unless it is the same.
+
+#a = affine_map<(i, j, d) -> (i, d)>
+#b = affine_map<(i, j, d) -> (j, d)>
+#c = affine_map<(i, j, d) -> (i, j)>
+// CHECK-LABEL: gpu.func @tma_tail
+// CHECK:       scf.for
+// CHECK:         vector.transfer_read {{.+}}attncc.ring_tail
+// CHECK:         %[[F:.+]]:3 = scf.for
+// CHECK:           vector.transfer_read {{.+}}attncc.ring_tail
+// CHECK:         } {attncc.layouts
+// CHECK-NEXT:    monoid.tma_wait %[[F]]#2 : vector<64x64xf16>
+// CHECK-NEXT:    %[[O:.+]] = vector.contract
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:    nvvm.inline_ptx "" rw(%[[O]] : vector<128x64xf32>)
+// CHECK-NEXT:    monoid.tma_release %[[F]]#2 : vector<64x64xf16>
+// CHECK-NEXT:    monoid.tma_release %[[F]]#1 unless %[[F]]#2 : vector<64x64xf16>, vector<64x64xf16>
+// CHECK-NEXT:  } {attncc.tile_loop}
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @tma_tail(%p: vector<128x64xf16>, %v: memref<256x64xf16>) kernel attributes {attncc.persistent, attncc.tile = {rows = 128 : i64, smem = 25600 : i64, warps = 8 : i64}} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %pad = arith.constant 0.0 : f16
+      %zero = arith.constant {attncc.layout = #monoid.fragment<c>} dense<0.0> : vector<128x64xf32>
+      scf.for %t = %c0 to %c4 step %c1 {
+        %v0 = vector.transfer_read %v[%c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 3 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+        %r:3 = scf.for %j = %c0 to %c256 step %c64 iter_args(%acc = %zero, %vb = %v0, %vp = %v0) -> (vector<128x64xf32>, vector<64x64xf16>, vector<64x64xf16>) {
+          %n = arith.addi %j, %c64 : index
+          %vn = vector.transfer_read %v[%n, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.ring = 0 : i64, attncc.ring_slots = 3 : i64, attncc.smem_offset = 0 : i64, attncc.stage = #monoid.staged<tma, swz>} : memref<256x64xf16>, vector<64x64xf16>
+          %o = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %vp, %acc {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<128x64xf16>, vector<64x64xf16> into vector<128x64xf32>
+          scf.yield %o, %vn, %vb : vector<128x64xf32>, vector<64x64xf16>, vector<64x64xf16>
+        } {attncc.layouts = [#monoid.fragment<c>, #monoid.fragment<smem>, #monoid.fragment<smem>]}
+        %last = vector.contract {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %p, %r#2, %r#0 {attncc.atom = "wgmma.m64n64k16", attncc.layout = #monoid.fragment<c>} : vector<128x64xf16>, vector<64x64xf16> into vector<128x64xf32>
+      } {attncc.tile_loop}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // Refused: a block the iteration would release (carried in, not passed on)
 // that nothing read, so no thread waited for it.
 
