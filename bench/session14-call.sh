@@ -41,3 +41,19 @@ if [ "$PART" = 2 ]; then
     1,8,8,4096,4096,64,f16,causal > $OUT/t/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
   rm -f $OUT/t/gpu.txt $OUT/t/x.jsonl
 fi
+#   3. Branch wip-mask-conj (attncc-split-mask writes two or more mask conditions as one
+#      select of their conjunction: bitwise the same values, 239 of 391 snapshot kernels' PTX
+#      changes, the two-Q-tile N = 128 spills at small sizes gone): the default sweeps with the
+#      branch's kernels, before it goes to main. Bundle on this machine from the branch:
+#        git checkout wip-mask-conj && ninja -C build && OUT=build-bundles bash scripts/make-bundles.sh \
+#          bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wgmma.txt bench/sweep-tma-mma.txt \
+#          bench/sweep-tcgen05-rungs.txt bench/perf-default.txt bench/perf-sm120.txt
+#      and carry build-deps and build-bundles.                            $OUT/m/results.json
+if [ "$PART" = 3 ]; then
+  mkdir -p $OUT/m
+  OUT=$OUT/m SWEEP="bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wgmma.txt bench/sweep-tma-mma.txt bench/sweep-tcgen05-rungs.txt" \
+    FULL="bench/perf-default.txt bench/perf-sm120.txt" LADDER="" SAN="" CONTROLS="" REFS="" STEP_TIMEOUT=120 \
+    timeout 560 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -12
+  python3 scripts/results-json.py $OUT/m --what "bench/session14-call.sh PART=3: branch wip-mask-conj (one select of the mask conditions' conjunction) over the tensor-core sweeps and the defaults at full size" > /dev/null 2>&1 || echo results-json failed
+  rm -f $OUT/m/verify.jsonl $OUT/m/gpu.txt
+fi
