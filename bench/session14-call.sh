@@ -44,8 +44,11 @@ fi
 #   3. Branch wip-mask-conj (attncc-split-mask writes two or more mask conditions as one
 #      select of their conjunction: bitwise the same values, 239 of 391 snapshot kernels' PTX
 #      changes, the two-Q-tile N = 128 spills at small sizes gone): the default sweeps with the
-#      branch's kernels, before it goes to main. Bundle on this machine from the branch:
-#        git checkout wip-mask-conj && ninja -C build && OUT=build-bundles bash scripts/make-bundles.sh \
+#      branch's kernels, before it goes to main. The branch is kept as a patch on main
+#      (bench/patches/mask-conj.patch; a later checkout may not have the branch). Bundle on this
+#      machine from it:
+#        git checkout -b wip-mask-conj && git am bench/patches/mask-conj.patch && ninja -C build && \
+#          OUT=build-bundles bash scripts/make-bundles.sh \
 #          bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wgmma.txt bench/sweep-tma-mma.txt \
 #          bench/sweep-tcgen05-rungs.txt bench/perf-default.txt bench/perf-sm120.txt
 #      and carry build-deps and build-bundles.                            $OUT/m/results.json
