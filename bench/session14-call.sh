@@ -1,6 +1,7 @@
-# H200 calls (written 2026-12-05, fourteenth session; no device was lent that session, so
-# nothing here has run yet). One PART per device call.
-# Bundle first (carry build-deps, build-bundles):
+# H200 calls (written 2026-12-05, fourteenth session; PART=1 and PART=2 ran once on an H100 at
+# 56a0112, with the tiles in lpt's order: docs/results.md). One PART per device call.
+# Bundle first (carry build-deps, build-bundles, build-bench):
+#   bash scripts/gpu-deps.sh; mkdir -p build-bench && cp ../shared/bench/anchors.py build-bench/
 #   OUT=build-bundles bash scripts/make-bundles.sh bench/sweep-persistent.txt bench/perf-persistent.txt
 #   COMMIT=<hash> PART=1 bash bench/session14-call.sh
 set -u
