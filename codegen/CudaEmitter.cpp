@@ -118,7 +118,7 @@ std::string KernelEmitter::elem(Value v, StringRef e) {
     int64_t nf = cast<VectorType>(v.getType()).getDimSize(1) / 8;
     std::string x = "(" + e.str() + ")";
     std::string from = layoutOf(it->second);
-    if (from == "rowthread.row") // a rowthread tile's element e lies in the thread's row
+    if (monoid::isRowPerThreadRow(from)) // a rowthread (rowhalf) tile's element e lies in the thread's row
       return elem(it->second, "0");
     if (from == "rowthread.col") // ... and in column e
       return elem(it->second, e);
@@ -223,10 +223,11 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         if (isa<VectorType>(o.getSource().getType())) {
           std::string l = layoutOf(o.getSource()), r = layoutOf(o.getResult());
           bool mma = r == "c" && (l == "row" || l == "col");
-          bool rowthread = r == "rowthread" && (l == "rowthread.row" || l == "rowthread.col");
+          bool rowthread = (r == "rowthread" && (l == "rowthread.row" || l == "rowthread.col")) ||
+                           (r == "rowhalf" && (l == "rowhalf.row" || l == "rowthread.col"));
           if (!mma && !rowthread)
             return o.emitOpError("only scalar broadcasts and row/col -> c (rowthread.row/col -> "
-                                 "rowthread) broadcasts are supported");
+                                 "rowthread, rowhalf.row/rowthread.col -> rowhalf) broadcasts are supported");
           spreadOf[o.getResult()] = o.getSource();
           return success();
         }

@@ -6,9 +6,10 @@ namespace attncc::codegen {
 LogicalResult KernelEmitter::emitMultiReduction(vector::MultiDimReductionOp op) {
   auto src = cast<VectorType>(op.getSourceVectorType());
   std::string from = layoutOf(op.getSource()), to = layoutOf(op.getResult());
-  bool rowthread = from == "rowthread" && to == "rowthread.row";
+  // rowthread / rowhalf: the thread holds its row whole.
+  bool rowthread = (from == "rowthread" && to == "rowthread.row") || (from == "rowhalf" && to == "rowhalf.row");
   if (!((from == "c" && to == "row") || rowthread) || op.getReductionDims() != ArrayRef<int64_t>{1})
-    return op.emitOpError("only a row reduction of a c (rowthread) tile can be emitted");
+    return op.emitOpError("only a row reduction of a c (rowthread, rowhalf) tile can be emitted");
   std::string f;
   if (op.getKind() == vector::CombiningKind::MAXIMUMF) f = "fmaxf";
   else if (op.getKind() != vector::CombiningKind::ADD)

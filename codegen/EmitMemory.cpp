@@ -28,8 +28,8 @@ int64_t KernelEmitter::count(Value v) {
   if (l == "b.nk" || l == "b.kn") return vt.getNumElements() / 32;
   // tcgen05: thread t holds row t of a tile, its element of a row vector,
   // all of a column vector.
-  if (l == "rowthread") return vt.getDimSize(1);
-  if (l == "rowthread.row") return 1;
+  if (monoid::isRowPerThread(l)) return vt.getDimSize(1);
+  if (monoid::isRowPerThreadRow(l)) return 1;
   if (l == "rowthread.col") return vt.getNumElements();
   return 0; // smem: not a register array
 }
@@ -42,11 +42,15 @@ SmallVector<std::string> KernelEmitter::coords(VectorType vt, const std::string 
   auto n = [](int64_t v) { return std::to_string(v); };
   // rowthread (tcgen05.ld.32x32b: warp w, lane t holds lane 32w + t of
   // tensor memory, the tile's row).
-  if (l == "rowthread")
-    return {"warp * 32 + lane", x};
-  if (l == "rowthread.row")
-    return vt.getRank() == 2 ? SmallVector<std::string>{"warp * 32 + lane", "0"}
-                             : SmallVector<std::string>{"warp * 32 + lane"};
+  // rowhalf (the m64 atom, layout F: rows [16w, 16w + 16) in the first 16
+  // lanes of warp w's quarter): lane t holds row 16w + t; lanes 16-31
+  // compute on the unused lanes as if they held row 16w + t - 16 (in
+  // bounds wherever that row is) and store nothing (owner).
+  std::string rowOf = l == "rowhalf" || l == "rowhalf.row" ? "warp * 16 + (lane & 15)" : "warp * 32 + lane";
+  if (monoid::isRowPerThread(l))
+    return {rowOf, x};
+  if (monoid::isRowPerThreadRow(l))
+    return vt.getRank() == 2 ? SmallVector<std::string>{rowOf, "0"} : SmallVector<std::string>{rowOf};
   if (l == "rowthread.col")
     return vt.getRank() == 2 ? SmallVector<std::string>{"0", x} : SmallVector<std::string>{x};
   if (l == "c") {
@@ -84,6 +88,7 @@ std::string KernelEmitter::owner(const std::string &l) {
   if (l == "row") return "t4 == 0";
   if (l == "col") return "g == 0 && warp == 0";
   if (l == "rowthread.col") return "lane == 0 && warp == 0";
+  if (l == "rowhalf" || l == "rowhalf.row") return "lane < 16";
   return "";
 }
 
@@ -422,7 +427,7 @@ LogicalResult KernelEmitter::emitSync(Operation *op) {
 
 LogicalResult KernelEmitter::emitStep(vector::StepOp op) {
   std::string l = layoutOf(op.getResult());
-  if (l != "row" && l != "col" && l != "rowthread.row" && l != "rowthread.col")
+  if (l != "row" && l != "col" && !monoid::isRowPerThreadRow(l) && l != "rowthread.col")
     return op.emitOpError("vector.step needs a row or col layout, not '") << l << "'";
   std::string n = define(op.getResult());
   int64_t cnt = count(op.getResult());

@@ -86,7 +86,13 @@ def Monoid_FragmentAttr : Monoid_Attr<"Fragment", "fragment"> {
       whole, as `tcgen05.ld.32x32b` gives a tensor-memory tile (tcgen05);
     * `rowthread.row` / `rowthread.col`: a row vector (one element per
       thread, its own row) / a column vector (every thread holds all of it)
-      beside a `rowthread` tile.
+      beside a `rowthread` tile;
+    * `rowhalf` / `rowhalf.row`: the m64 atom's (tcgen05 layout F: rows
+      [16w, 16w + 16) in lanes [32w, 32w + 16) of tensor memory): thread
+      32w + l holds row 16w + l whole for l < 16; lanes 16-31 of each warp
+      read the lanes the atom leaves unused, compute on them as if they were
+      the row of lane l - 16, and store nothing. `rowthread.col` is the
+      column vector beside it.
 
     ```mlir
     %s = vector.contract ... {attncc.layout = #monoid.fragment<c>}
@@ -95,7 +101,8 @@ def Monoid_FragmentAttr : Monoid_Attr<"Fragment", "fragment"> {
   let parameters = (ins "::mlir::monoid::Fragment":$kind);
   let hasCustomAssemblyFormat = 1;
   let extraClassDeclaration = [{
-    /// "c", "row", "col", "a", "b.nk", "b.kn", "smem", "rowthread", "rowthread.row" or "rowthread.col".
+    /// "c", "row", "col", "a", "b.nk", "b.kn", "smem", "rowthread", "rowthread.row", "rowthread.col",
+    /// "rowhalf" or "rowhalf.row".
     ::llvm::StringRef layoutName() const { return ::mlir::monoid::fragmentName(getKind()); }
   }];
 }

@@ -48,7 +48,7 @@ inline StringRef arrangementName(Arrangement a) {
 
 /// The fragment layouts of #monoid.fragment (MonoidAttrs.td says what each
 /// one is).
-enum class Fragment : uint32_t { C, Row, Col, A, BNK, BKN, Smem, RowThread, RtRow, RtCol };
+enum class Fragment : uint32_t { C, Row, Col, A, BNK, BKN, Smem, RowThread, RtRow, RtCol, RowHalf, RhRow };
 inline StringRef fragmentName(Fragment f) {
   switch (f) {
   case Fragment::C: return "c";
@@ -61,13 +61,22 @@ inline StringRef fragmentName(Fragment f) {
   case Fragment::RowThread: return "rowthread";
   case Fragment::RtRow: return "rowthread.row";
   case Fragment::RtCol: return "rowthread.col";
+  case Fragment::RowHalf: return "rowhalf";
+  case Fragment::RhRow: return "rowhalf.row";
   }
   return "?";
 }
+/// A layout in which each thread holds one row of a tile whole (tcgen05's,
+/// read from tensor memory by tcgen05.ld.32x32b): rowthread (m128) or
+/// rowhalf (m64).
+inline bool isRowPerThread(StringRef l) { return l == "rowthread" || l == "rowhalf"; }
+/// The row vector beside such a tile.
+inline bool isRowPerThreadRow(StringRef l) { return l == "rowthread.row" || l == "rowhalf.row"; }
 /// The layout named `name`, or nullopt.
 inline std::optional<Fragment> fragmentNamed(StringRef name) {
   for (Fragment f : {Fragment::C, Fragment::Row, Fragment::Col, Fragment::A, Fragment::BNK, Fragment::BKN,
-                     Fragment::Smem, Fragment::RowThread, Fragment::RtRow, Fragment::RtCol})
+                     Fragment::Smem, Fragment::RowThread, Fragment::RtRow, Fragment::RtCol, Fragment::RowHalf,
+                     Fragment::RhRow})
     if (fragmentName(f) == name)
       return f;
   return std::nullopt;

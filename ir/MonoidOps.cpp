@@ -145,11 +145,11 @@ static LogicalResult verifyLanes(Operation *op, VectorType tile, VectorType lane
     return op->emitOpError() << "the tile " << tile << " and its lanes " << lanes << " differ in element type";
   if (k.empty())
     return op->emitOpError("needs the tile's layout (attncc.layout: c, a, b.nk or b.kn)");
-  if (k == "rowthread") { // the thread's row: its C elements in order, or in pairs [C/2, 2]
+  if (monoid::isRowPerThread(k)) { // the thread's row: its C elements in order, or in pairs [C/2, 2]
     if (tile.getRank() != 2 || lanes.getNumElements() != tile.getDimSize(1) || lanes.getRank() > 2 ||
         (lanes.getRank() == 2 && lanes.getDimSize(1) != 2))
       return op->emitOpError() << "lanes " << lanes << " are not a thread's row of a " << tile
-                               << " tile in layout 'rowthread' (vector<C> or vector<C/2 x 2>)";
+                               << " tile in layout '" << k << "' (vector<C> or vector<C/2 x 2>)";
     return success();
   }
   if (k == "row") { // a thread's rows of a row vector: 2 per 16-row tile (rows g and g + 8)
@@ -160,7 +160,7 @@ static LogicalResult verifyLanes(Operation *op, VectorType tile, VectorType lane
     return success();
   }
   if (k != "c" && k != "a" && k != "b.nk" && k != "b.kn")
-    return op->emitOpError() << "layout '" << k << "' has no lanes form (c, a, b.nk, b.kn, row or rowthread)";
+    return op->emitOpError() << "layout '" << k << "' has no lanes form (c, a, b.nk, b.kn, row, rowthread or rowhalf)";
   if (tile.getRank() != 2 || lanes.getRank() != 4 || lanes.getDimSize(3) != 2)
     return op->emitOpError() << "needs a 2-d tile and 4-d lanes [.., .., .., 2], not " << tile << " and " << lanes;
   int64_t r = tile.getDimSize(0), c = tile.getDimSize(1);

@@ -16,10 +16,12 @@ std::optional<uint32_t> encodeInstr(const Tc05Instr &d, std::string *why) {
   if (d.m != 64 && d.m != 128)
     return refuse(why, "M = " + std::to_string(d.m) + ": cta_group::1 has M = 64 or 128");
   // PTX ISA Table "Various combinations of .kind and shapes": dense
-  // cta_group::1 .kind::f16 takes N = 8, 16, ... 256 with M = 64 and 128.
-  // (CUTLASS asks N % 16 == 0 of the TS form with M = 128: the atom's check.)
+  // cta_group::1 .kind::f16 takes N = 8, 16, ... 256 with M = 64 and
+  // N = 16, 32, ... 256 with M = 128.
   if (d.n < 8 || d.n > 256 || d.n % 8 != 0)
     return refuse(why, "N = " + std::to_string(d.n) + ": N is a multiple of 8 in [8, 256]");
+  if (d.m == 128 && d.n % 16 != 0)
+    return refuse(why, "N = " + std::to_string(d.n) + ": with M = 128, N is a multiple of 16 in [16, 256]");
   if (d.a != d.b)
     return refuse(why, "A and B of different types: .kind::f16 takes f16 x f16 or bf16 x bf16");
   if (d.acc == Tc05Acc::F16 && d.a == Tc05Elem::BF16)

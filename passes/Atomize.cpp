@@ -36,7 +36,12 @@
 // vector: one element) and rowthread.col (a column vector: all of it) in
 // place of c, row and col; the row reductions need no shuffles. Both
 // operands of Q*K^T and V come from swizzled shared memory; P stays in
-// rowthread and attncc-lower-tcgen05 writes it into tensor memory.
+// rowthread and attncc-lower-tcgen05 writes it into tensor memory. With 64
+// rows a warpgroup (TILE@kv=a:tcgen05_m64n<N>k16_*) the atom is m64nNk16,
+// whose rows sit in tensor memory as the ISA's layout F: rows [16w, 16w + 16)
+// in lanes [32w, 32w + 16). The same tcgen05.ld.32x32b gives warp w's lanes
+// 0-15 those rows and lanes 16-31 lanes no product writes: layouts rowhalf
+// and rowhalf.row (MonoidAttrs.td), beside the same rowthread.col.
 //
 // Assignment is unification: a contraction fixes its result, accumulator and
 // operands; elementwise ops, scf.for iter_args and shape casts give their
@@ -80,7 +85,8 @@ using monoid::stagedRead;
 class Assigner {
 public:
   /// The accumulator, row and column layouts: c / row / col for mma.sync
-  /// and wgmma, rowthread / rowthread.row / rowthread.col for tcgen05.
+  /// and wgmma, rowthread / rowthread.row / rowthread.col for tcgen05
+  /// (rowhalf / rowhalf.row / rowthread.col for its m64 atom).
   std::string acc = "c", row = "row", col = "col";
   DenseMap<Value, std::string> layout;
   bool changed = false;
@@ -182,6 +188,7 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       return f.emitOpError("attncc-atomize: ") << threads << " threads is not whole warps";
     int64_t warps = threads / 32, rows = 0, producers = 0, mmaWarps = 0, idleWarps = 0, corrWarps = 0;
     bool wgmma = false, tcgen05 = false;
+    int64_t tcgen05M = 128; // the tcgen05 atom's M (64 with 64 rows a warpgroup)
     // WSPEC's warps past those that own rows (attncc-partition's count,
     // which attncc-map-to-gpu hands to the kernel as attncc.warp_roles):
     // the TMA producer(s) (load1, load4), with tcgen05 the warp that issues
@@ -221,14 +228,19 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
         // One m128nNk16 product per warpgroup (a Q tile; two with w8x1),
         // issued by one thread; warp w reads lanes [32(w % 4), +32) of
         // tensor memory (the quarter rule) in its Q tile's columns, so each
-        // thread holds one row: layout rowthread.
-        if ((warps != 4 && warps != 8) || m != 32 * warps || m != rows || n % 16 || n > 256 || k % 16) {
+        // thread holds one row: layout rowthread. With 64 rows a warpgroup
+        // the atom is m64nNk16 (layout F: warp w's 16 rows in the first 16
+        // of its lanes): layout rowhalf.
+        bool m64 = m == 16 * warps;
+        if ((warps != 4 && warps != 8) || (m != 32 * warps && !m64) || m != rows || n % (m64 ? 8 : 16) ||
+            n > 256 || k % 16) {
           c.emitOpError("attncc-atomize: a ")
               << m << "x" << n << "x" << k << " contraction over " << warps
-              << " warps does not divide into tcgen05.m128nNk16 atoms (4 or 8 warps, 128 rows a warpgroup, "
-                 "N a multiple of 16 up to 256, depth of 16)";
+              << " warps does not divide into tcgen05.m128nNk16 or m64nNk16 atoms (4 or 8 warps, 128 or 64 "
+                 "rows a warpgroup, N a multiple of 16 (m64: of 8) up to 256, depth of 16)";
           return WalkResult::interrupt();
         }
+        tcgen05M = m64 ? 64 : 128;
         if (!stagedRead(c.getRhs()) || !monoid::isSwizzled(stagedRead(c.getRhs()))) {
           c.emitOpError("attncc-atomize: tcgen05 reads its right operand from shared memory in the "
                         "128-byte swizzled layout; stage it (STAGE@<axis>=.../swz128)");
@@ -245,7 +257,8 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
                         "tensor memory (a value the kernel computed); stage this read (STAGE@q=d1/cp/swz128)");
           return WalkResult::interrupt();
         }
-        c->setAttr("attncc.atom", StringAttr::get(c.getContext(), "tcgen05.m128n" + std::to_string(n) + "k16"));
+        c->setAttr("attncc.atom", StringAttr::get(c.getContext(), "tcgen05.m" + std::to_string(tcgen05M) + "n" +
+                                                                      std::to_string(n) + "k16"));
         return WalkResult::advance();
       }
       if (family) {
@@ -299,8 +312,8 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
 
     Assigner as;
     if (tcgen05) {
-      as.acc = "rowthread";
-      as.row = "rowthread.row";
+      as.acc = tcgen05M == 64 ? "rowhalf" : "rowthread";
+      as.row = tcgen05M == 64 ? "rowhalf.row" : "rowthread.row";
       as.col = "rowthread.col";
     }
     do {

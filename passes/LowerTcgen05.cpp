@@ -2,7 +2,11 @@
 //
 // Pre:  outlined tiled kernels after attncc-lower-copies whose contractions
 //       attncc-atomize put on tcgen05 (attncc.atom = "tcgen05.m128nNk16",
-//       four warps, layout rowthread: thread t holds row t) and
+//       four warps, layout rowthread: thread t holds row t; or
+//       "tcgen05.m64nNk16", layout rowhalf: the ISA's layout F puts rows
+//       [16w, 16w + 16) in the first 16 lanes of warp w's quarter, which
+//       the same 32x32b loads and stores reach, and the instruction
+//       descriptor says M = 64) and
 //       attncc-allocate-tmem gave columns (attncc.tmem_col), the tensor
 //       memory's base address (the load marked attncc.tmem_base) and the
 //       mbarrier the commits arrive on (the view marked attncc.mma_done).
@@ -166,6 +170,8 @@ private:
   Value tmem, bar, barPtr, quarter, phase, tid0;
   int64_t qTiles = 1, qtileCols = 0; // w8x1: two Q tiles, the second's columns after the first's
   bool corrRole = false;             // WSPEC=.../corr4: O's rescale goes to the correction warps
+  int64_t atomM = 128;               // the atom's M: 128, or 64 (layout F, a tile in layout rowhalf)
+  monoid::Fragment rowKind = monoid::Fragment::RowThread;
   struct Kept { scf::ForOp loop; unsigned pos; int64_t col; VectorType tile; };
   SmallVector<Kept> kept; // the folds whose O stays in tensor memory
 
@@ -230,7 +236,7 @@ private:
       b.setInsertionPointAfter(k.loop);
       Value lanes = loadRow(mineAt(k), k.tile.getDimSize(1));
       auto from = b.create<monoid::FromLanesOp>(monoid::named(loc, "o"), k.tile, lanes);
-      from->setAttr("attncc.layout", monoid::FragmentAttr::get(b.getContext(), monoid::Fragment::RowThread));
+      from->setAttr("attncc.layout", monoid::FragmentAttr::get(b.getContext(), rowKind));
       for (OpOperand *u : uses)
         u->set(from.getResult());
     }
@@ -331,14 +337,17 @@ private:
     bool kn = form->kn;
     const std::string &ll = form->lhsLayout, &name = form->name;
     bool ts = ll != "smem";
-    if (ts && ll != "rowthread")
-      return c.emitOpError("left operand layout '") << ll << "' cannot feed tcgen05 (smem or rowthread)";
+    if (ts && !monoid::isRowPerThread(ll))
+      return c.emitOpError("left operand layout '") << ll << "' cannot feed tcgen05 (smem, rowthread or rowhalf)";
+    auto atom = c->getAttrOfType<StringAttr>("attncc.atom");
+    atomM = atom && atom.getValue().starts_with("tcgen05.m64") ? 64 : 128;
+    rowKind = atomM == 64 ? monoid::Fragment::RowHalf : monoid::Fragment::RowThread;
     auto colAttr = c->getAttrOfType<IntegerAttr>("attncc.tmem_col");
     if (!colAttr)
       return c.emitOpError("attncc-lower-tcgen05: the product has no columns (attncc-allocate-tmem)");
     std::string why;
     ::attncc::isa::Tc05Instr in;
-    in.m = 128;
+    in.m = static_cast<int>(atomM);
     in.n = static_cast<int>(n);
     in.a = in.b = et.isBF16() ? ::attncc::isa::Tc05Elem::BF16 : ::attncc::isa::Tc05Elem::F16;
     in.bMajor = kn ? ::attncc::isa::Tc05Major::MN : ::attncc::isa::Tc05Major::K;
@@ -438,7 +447,7 @@ private:
         return failure();
       aMem = *am;
     }
-    // One m128 product per Q tile, into its own columns, each committed
+    // One m128 (m64) product per Q tile, into its own columns, each committed
     // to its own mbarrier; both read the same B block (two Q tiles share
     // each K and V block). Steps [k0, k1); the first part of a product
     // overwrites D unless it accumulates, the last commits.
@@ -474,8 +483,8 @@ private:
           else // B = [N x K], K contiguous
             db = descriptor(bMem, {at.first, index(0), at.second}, /*lbo=*/0);
           Value a;
-          if (aMem) { // Q tile g: rows [128g, 128g + 128) of the staged block
-            a = descriptor(aMem, {at.first, index(128 * g), at.second}, /*lbo=*/0);
+          if (aMem) { // Q tile g: rows [Mg, Mg + M) of the staged block
+            a = descriptor(aMem, {at.first, index(atomM * g), at.second}, /*lbo=*/0);
           } else { // 16 elements of P a step: 8 columns of pairs
             Value k32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), k);
             Value pg = g ? b.create<arith::AddIOp>(loc, aTmem, i32(g * qtileCols)).getResult() : aTmem;
@@ -523,7 +532,7 @@ private:
     } else {
       Value lanes = loadRow(mine, n);
       auto from = b.create<monoid::FromLanesOp>(monoid::named(loc, name), accT, lanes);
-      from->setAttr("attncc.layout", monoid::FragmentAttr::get(b.getContext(), monoid::Fragment::RowThread));
+      from->setAttr("attncc.layout", monoid::FragmentAttr::get(b.getContext(), rowKind));
       c.getResult().replaceAllUsesWith(from.getResult());
       c.erase();
     }

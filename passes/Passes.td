@@ -406,7 +406,7 @@ def LdmatrixX4 : Pass<"attncc-ldmatrix-x4", "func::FuncOp"> {
 }
 
 def Atomize : Pass<"attncc-atomize", "ModuleOp"> {
-  let summary = "Give CTA-wide tile vectors fragment layouts (mma.sync m16n8k16 or wgmma m64nNk16)";
+  let summary = "Give CTA-wide tile vectors fragment layouts (mma.sync m16n8k16, wgmma m64nNk16, tcgen05 m128nNk16 or m64nNk16)";
   let description = [{
     For each outlined kernel holding `vector.contract` tiles: checks that the
     tiles divide into the atoms over the CTA's warps (m16n8k16 per warp, or
@@ -418,7 +418,13 @@ def Atomize : Pass<"attncc-atomize", "ModuleOp"> {
     (A fragments read from memory), `b.nk` / `b.kn` (B fragments read from
     memory) or `smem` (a block staged by attncc-stage, read with ldmatrix or
     through a wgmma descriptor). The wgmma accumulator and register-A
-    fragments are the mma.sync ones, so the layouts are shared. The kernel
+    fragments are the mma.sync ones, so the layouts are shared. For
+    `attncc.family = "tcgen05"` one thread issues `"tcgen05.m128n<N>k16"`
+    per warpgroup of 128 rows (or `"tcgen05.m64n<N>k16"` per warpgroup of
+    64 rows) and each thread holds one row whole, as tcgen05.ld.32x32b
+    gives it: layouts `rowthread` / `rowthread.row` / `rowthread.col` (m64:
+    `rowhalf` / `rowhalf.row` / `rowthread.col`, lanes 16-31 of each warp
+    computing on lanes no product writes and storing nothing). The kernel
     records `attncc.tile = {warps, rows}`, and the warps that own no rows
     from the kernel's `attncc.warp_roles` (WSPEC, recorded by
     attncc-partition): `producers`, `mma`, `idle`. The CUDA emitter turns each op
@@ -569,7 +575,7 @@ def AllocateTmem : Pass<"attncc-allocate-tmem", "ModuleOp"> {
   let summary = "Tensor memory for the tcgen05 products: their columns, and the alloc / dealloc of one warp";
   let description = [{
     After attncc-allocate-smem, for kernels with tcgen05 contractions
-    (`attncc.atom = "tcgen05.m128nNk16"`). Each product gets `attncc.tmem_col` (S's columns from 0 for every
+    (`attncc.atom = "tcgen05.m128nNk16"` or `"tcgen05.m64nNk16"`). Each product gets `attncc.tmem_col` (S's columns from 0 for every
     Q*K^T, O's after them for every P*V; P is written over S) and the kernel
     `attncc.tile.tmem`, the columns rounded up to a power of two (at least
     32, at most 512). Warp 0 allocates them at the top (`nvvm.tcgen05.alloc`
@@ -619,8 +625,10 @@ def LowerTcgen05 : Pass<"attncc-lower-tcgen05", "ModuleOp"> {
   let summary = "Write each tcgen05 contraction as its ops: tensor-memory stores of the accumulator and of P, one thread's descriptors, MMAs and commit, the mbarrier wait, the tensor-memory load";
   let description = [{
     After attncc-lower-copies, for the contractions attncc-atomize put on
-    tcgen05 (`attncc.atom = "tcgen05.m128nNk16"`, layout `rowthread`) and
-    attncc-allocate-tmem gave columns. Per thread (warp w owns lanes
+    tcgen05 (`attncc.atom = "tcgen05.m128nNk16"`, layout `rowthread`, or
+    `"tcgen05.m64nNk16"`, layout `rowhalf`: the ISA's layout F puts rows
+    [16w, 16w + 16) in the first 16 lanes of warp w's quarter, and the
+    instruction descriptor says M = 64) and attncc-allocate-tmem gave columns. Per thread (warp w owns lanes
     [32(w % 4), +32) of tensor memory, in Q tile w / 4's columns when there
     are two; each Q tile's part of a product is its own issue block,
     committed to its own mbarrier): the accumulator's row, unless it is a

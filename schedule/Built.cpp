@@ -11,15 +11,16 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
       continue;
     atomTile = &t;
     if (t.atom->kind == AtomKind::Tcgen05) {
-      // Built: one m128 tile per warpgroup (four warps, one per lane quarter
-      // of tensor memory), one or two per CTA (w8x1: FlashAttention-4's two
-      // Q tiles, which share each K and V block), issued by one thread.
+      // Built: one m128 (or m64) tile per warpgroup (four warps, one per
+      // lane quarter of tensor memory), one or two per CTA (w8x1:
+      // FlashAttention-4's two Q tiles, which share each K and V block),
+      // issued by one thread.
       std::string geo = "w" + std::to_string(t.wm) + "x" + std::to_string(t.wn) + "/f" + std::to_string(t.fm) +
                         "x" + std::to_string(t.fn);
       if ((t.wm != 4 && t.wm != 8) || t.fm != 1)
         return KnobError{"TILE@" + t.axis, geo,
-                         "w4x1/f1x<FN> or w8x1/f1x<FN> with a tcgen05 atom (a warpgroup a Q tile of 128 "
-                         "rows, one warp per lane quarter of tensor memory, one or two Q tiles per CTA; "
+                         "w4x1/f1x<FN> or w8x1/f1x<FN> with a tcgen05 atom (a warpgroup a Q tile of the atom's "
+                         "M rows, one warp per lane quarter of tensor memory, one or two Q tiles per CTA; "
                          "more are not built yet)"};
     }
     if (t.atom->kind == AtomKind::Wgmma && t.fm != 1)

@@ -19,7 +19,7 @@
 //   mma_m16n8k16_{f16,bf16}                         (sm_80+)
 //   wgmma_m64n<N>k16_{f16,bf16}, N in 8..256 step 8  (sm_90a)
 //   tcgen05_m128n<N>k16_{f16,bf16}, N in 16..256 step 16 (sm_100a)
-// tcgen05 m64 is refused while kAcceptTcgen05M64 is false.
+//   tcgen05_m64n<N>k16_{f16,bf16}, N in 8..256 step 8    (sm_100a)
 //
 // Errors read "knob <knob>: '<value>' is not allowed; expected <allowed>"
 // (structural ones: "knob string: ..."). Choices worth knowing: REDUCE g1
@@ -52,7 +52,6 @@ constexpr int kMaxRegIlp = 16;        // REDUCE r<n>
 constexpr int kMaxRoleWarps = 16;     // WSPEC <role><n>
 constexpr int kMaxPolyDegree = 8;     // EXP poly<k>
 constexpr int kAtomK = 16;            // every atom is k16
-constexpr bool kAcceptTcgen05M64 = false; // tcgen05_m64n<8..256 step 8>
 
 const char *const kRoles[] = {"load", "mma", "softmax", "corr", "epilogue"};
 
@@ -77,9 +76,7 @@ std::string wspecGrammar() {
 
 std::string atomsAllowed() {
   std::string s = "one of mma_m16n8k16_{f16,bf16}, wgmma_m64n<8..256 step 8>k16_{f16,bf16}, "
-                  "tcgen05_m128n<16..256 step 16>k16_{f16,bf16}";
-  if (kAcceptTcgen05M64)
-    s += ", tcgen05_m64n<8..256 step 8>k16_{f16,bf16}";
+                  "tcgen05_m128n<16..256 step 16>k16_{f16,bf16}, tcgen05_m64n<8..256 step 8>k16_{f16,bf16}";
   return s;
 }
 
@@ -187,7 +184,7 @@ bool parseAtom(std::string_view s, Atom &a) {
   switch (a.kind) {
   case AtomKind::MmaSync: return a.m == 16 && a.n == 8;
   case AtomKind::Wgmma: return a.m == 64 && nIn(8, 8);
-  case AtomKind::Tcgen05: return (a.m == 128 && nIn(16, 16)) || (kAcceptTcgen05M64 && a.m == 64 && nIn(8, 8));
+  case AtomKind::Tcgen05: return (a.m == 128 && nIn(16, 16)) || (a.m == 64 && nIn(8, 8));
   }
   return false;
 }

@@ -62,7 +62,11 @@ ATTNCC_EMU_HD attncc_emu_idesc attncc_emu_decode_idesc(unsigned v) {
   const bool reservedZero = ((v >> 6) & 1u) == 0 && ((v >> 23) & 1u) == 0 && ((v >> 29) & 1u) == 0;
   const bool noShift = (v >> 30) == 0;          // B-reuse shift: .ws only
   const bool types = d.dtype <= 1 && d.atype <= 1 && d.btype == d.atype && !(d.dtype == 0 && d.atype == 1);
-  const bool shape = d.m == 128 && d.n >= 8 && d.n <= 256; // M = 64 not emulated yet
+  // Table "Various combinations of .kind and shapes", .kind::f16, dense,
+  // cta_group::1: M = 64 with N = 8, 16, ... 256; M = 128 with N = 16, 32,
+  // ... 256.
+  const bool shape = (d.m == 64 && d.n >= 8 && d.n <= 256 && d.n % 8 == 0) ||
+                     (d.m == 128 && d.n >= 16 && d.n <= 256 && d.n % 16 == 0);
   d.valid = dense && noSat && reservedZero && noShift && types && shape;
   return d;
 }
@@ -269,14 +273,28 @@ ATTNCC_EMU_HD int attncc_emu_st_32x32b(unsigned *tmem, unsigned warp, unsigned t
   return 0;
 }
 
-// One tcgen05.mma.cta_group::1.kind::f16, M = 128, computed by the calling
-// thread: D[m][n] = (accumulate ? D[m][n] : 0) + sum_k A[m][k] B[n][k] for
-// k < 16, in float. D sits in tensor memory as the ISA's layout for M = 128:
-// row m in lane m, column n in column col(d) + n (an f32 per column; an f16
-// accumulator is not emulated). A comes from shared memory through `adesc`
-// (SS form) or, when `aTmem` is not 0xFFFFFFFF, from tensor memory (TS
-// form: row m in lane m, two 16-bit elements per column, element k in
-// column col + k / 2, the low half for even k). B always comes through
+// The lane of row m of an M-row tcgen05.mma (cta_group::1, not .ws) whose
+// tensor-memory operand starts at lane `base` ("Data Path Layout
+// Organization"): layout D for M = 128, row m in lane m (base 0); layout F
+// for M = 64, half the datapath: rows [16q, 16q + 16) in lanes
+// [32q + base, 32q + base + 16), base 0 or 16 (the "lane alignment").
+ATTNCC_EMU_HD unsigned attncc_emu_row_lane(int M, unsigned base, unsigned m) {
+  return M == 64 ? base + (m % 16u) + 32u * (m / 16u) : m;
+}
+ATTNCC_EMU_HD int attncc_emu_lane_base_ok(int M, unsigned base) {
+  return M == 64 ? (base == 0u || base == 16u) : base == 0u;
+}
+
+// One tcgen05.mma.cta_group::1.kind::f16, M = 128 or 64, computed by the
+// calling thread: D[m][n] = (accumulate ? D[m][n] : 0) + sum_k A[m][k] B[n][k]
+// for k < 16, in float. D sits in tensor memory as the ISA's layout for M:
+// row m in lane attncc_emu_row_lane(M, lane(d), m), column n in column
+// col(d) + n (an f32 per column; an f16 accumulator is not emulated). A
+// comes from shared memory through `adesc` (SS form) or, when `aTmem` is
+// not 0xFFFFFFFF, from tensor memory (TS form: row m in the same lane as
+// D's row m, which needs A and D at the same lane alignment; two 16-bit
+// elements per column, element k in column col + k / 2, the low half for
+// even k). B always comes through
 // `bdesc`. `smem` is the CTA's shared memory: the byte at shared address a
 // is smem[a]. Returns 0, or 1 when a descriptor or the shape is not one it
 // emulates, or the rows leave tensor memory.
@@ -301,9 +319,9 @@ ATTNCC_EMU_HD int attncc_emu_mma_f16_rows(unsigned *tmem, const unsigned char *s
   if (!id.valid || id.dtype != 1 || !b.valid || (!aFromTmem && !a.valid) || (aFromTmem && id.transA))
     return 1;
   const unsigned dLane = attncc_emu_tmem_lane(dTmem), dCol = attncc_emu_tmem_col(dTmem);
-  if (dLane != 0 || dCol + (unsigned)id.n > ATTNCC_EMU_TMEM_COLS)
+  if (!attncc_emu_lane_base_ok(id.m, dLane) || dCol + (unsigned)id.n > ATTNCC_EMU_TMEM_COLS)
     return 1;
-  if (aFromTmem && (attncc_emu_tmem_lane(aTmem) != 0 || attncc_emu_tmem_col(aTmem) + 8 > ATTNCC_EMU_TMEM_COLS))
+  if (aFromTmem && (attncc_emu_tmem_lane(aTmem) != dLane || attncc_emu_tmem_col(aTmem) + 8 > ATTNCC_EMU_TMEM_COLS))
     return 1;
   if (first < 0 || step < 1 || id.m > 128 || id.n > 256)
     return 1;
@@ -311,7 +329,8 @@ ATTNCC_EMU_HD int attncc_emu_mma_f16_rows(unsigned *tmem, const unsigned char *s
   for (int m = first; m < id.m; m += step)
     for (int k = 0; k < 16; ++k) {
       if (aFromTmem) {
-        const unsigned w = tmem[m * ATTNCC_EMU_TMEM_COLS + attncc_emu_tmem_col(aTmem) + k / 2];
+        const unsigned w =
+            tmem[attncc_emu_row_lane(id.m, dLane, (unsigned)m) * ATTNCC_EMU_TMEM_COLS + attncc_emu_tmem_col(aTmem) + k / 2];
         const unsigned short h = (unsigned short)((k % 2) ? (w >> 16) : (w & 0xFFFFu));
         ga[m * 16 + k] = id.atype == 1 ? attncc_emu_bf16(h) : attncc_emu_f16(h);
       } else {
@@ -335,7 +354,7 @@ ATTNCC_EMU_HD int attncc_emu_mma_f16_rows(unsigned *tmem, const unsigned char *s
         const float x = ga[m * 16 + k], y = gb[n * 16 + k];
         acc += (id.negA ? -x : x) * (id.negB ? -y : y);
       }
-      unsigned *d = &tmem[m * ATTNCC_EMU_TMEM_COLS + dCol + n];
+      unsigned *d = &tmem[attncc_emu_row_lane(id.m, dLane, (unsigned)m) * ATTNCC_EMU_TMEM_COLS + dCol + n];
       union {
         unsigned u;
         float f;

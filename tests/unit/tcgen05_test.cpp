@@ -78,10 +78,12 @@ TEST_CASE("tcgen05 instruction descriptor: each field where the ISA puts it", "[
   t = qk;
   t.negateB = true;
   CHECK(instr(t) == (0x08200490u | (1u << 14)));
-  // N = 8, the smallest: 1 << 17.
+  // M = 64: 4 << 24; with it N = 8, the smallest: 1 << 17.
   t = qk;
+  t.m = 64;
+  CHECK(instr(t) == 0x04200490u);
   t.n = 8;
-  CHECK(instr(t) == 0x08020490u);
+  CHECK(instr(t) == 0x04020490u);
 }
 
 TEST_CASE("tcgen05 instruction descriptor: shapes and types it refuses", "[tcgen05]") {
@@ -96,6 +98,11 @@ TEST_CASE("tcgen05 instruction descriptor: shapes and types it refuses", "[tcgen
   CHECK(why == "N = 260: N is a multiple of 8 in [8, 256]");
   d.n = 12;
   CHECK_FALSE(encodeInstr(d, &why));
+  d.n = 8; // M = 128 takes N a multiple of 16
+  CHECK_FALSE(encodeInstr(d, &why));
+  CHECK(why == "N = 8: with M = 128, N is a multiple of 16 in [16, 256]");
+  d.m = 64;
+  CHECK(encodeInstr(d, &why));
   d = {};
   d.a = Tc05Elem::F16;
   CHECK_FALSE(encodeInstr(d, &why));
@@ -155,15 +162,22 @@ TEST_CASE("tcgen05 emulator: decoding the instruction descriptor", "[tcgen05][em
   CHECK(d.transB == 1);
   CHECK(d.negA == 0);
   CHECK(d.negB == 0);
-  d = attncc_emu_decode_idesc(0x08020010u); // N = 8, f16
+  d = attncc_emu_decode_idesc(0x04020010u); // M = 64, N = 8, f16
   CHECK(d.valid);
+  CHECK(d.m == 64);
   CHECK(d.n == 8);
   CHECK(d.atype == 0);
-  // Not run: a reserved bit (23), sparsity (2), M = 64, mixed types, bf16
-  // into an f16 accumulator, a B-reuse shift (bit 30).
+  d = attncc_emu_decode_idesc(0x04200490u); // Q K^T with M = 64 (TCGEN05.md's table)
+  CHECK(d.valid);
+  CHECK(d.m == 64);
+  CHECK(d.n == 128);
+  // Not run: a reserved bit (23), sparsity (2), M = 128 with N = 8 (M = 128
+  // takes N a multiple of 16), M = 32, mixed types, bf16 into an f16
+  // accumulator, a B-reuse shift (bit 30).
   CHECK_FALSE(attncc_emu_decode_idesc(0x08200490u | (1u << 23)).valid);
   CHECK_FALSE(attncc_emu_decode_idesc(0x08200490u | (1u << 2)).valid);
-  CHECK_FALSE(attncc_emu_decode_idesc(0x04200490u).valid);
+  CHECK_FALSE(attncc_emu_decode_idesc(0x08020010u).valid);
+  CHECK_FALSE(attncc_emu_decode_idesc(0x02200490u).valid);
   CHECK_FALSE(attncc_emu_decode_idesc(0x08200090u).valid);
   CHECK_FALSE(attncc_emu_decode_idesc(0x08200480u).valid);
   CHECK_FALSE(attncc_emu_decode_idesc(0x08200490u | (1u << 30)).valid);
@@ -306,9 +320,9 @@ float f32(unsigned u) {
 }
 } // namespace
 
-TEST_CASE("tcgen05 emulator: one M = 128, N = 8 MMA, SS and TS forms", "[tcgen05][emulate]") {
+TEST_CASE("tcgen05 emulator: one M = 128, N = 16 MMA, SS and TS forms", "[tcgen05][emulate]") {
   // A (128 x 16, K-major, 128-byte swizzle at 0, SBO 1024) has a 1 at
-  // A[m][m % 16]; B (8 x 16, K-major, 128-byte swizzle at 16384) holds
+  // A[m][m % 16]; B (16 x 16, K-major, 128-byte swizzle at 16384) holds
   // B[n][k] = 16 n + k. So D[m][n] = B[n][m % 16] = 16 n + m % 16.
   std::vector<unsigned char> s(32768, 0);
   const unsigned long long kSw = (2ull << 61) | (1ull << 46) | (0x40ull << 32); // SBO 1024, start 0
@@ -317,12 +331,12 @@ TEST_CASE("tcgen05 emulator: one M = 128, N = 8 MMA, SS and TS forms", "[tcgen05
     unsigned at = (m / 8) * 1024 + row * 128 + (((k * 2 / 16) ^ row) * 16) + (k * 2) % 16;
     put(s, at, bf16(1.0f));
   }
-  for (unsigned n = 0; n < 8; ++n)
+  for (unsigned n = 0; n < 16; ++n)
     for (unsigned k = 0; k < 16; ++k) {
-      unsigned at = 16384 + n * 128 + (((k * 2 / 16) ^ n) * 16) + (k * 2) % 16;
+      unsigned at = 16384 + (n / 8) * 1024 + (n % 8) * 128 + (((k * 2 / 16) ^ (n % 8)) * 16) + (k * 2) % 16;
       put(s, at, bf16(static_cast<float>(16 * n + k)));
     }
-  const unsigned idesc = 0x08020490u; // M 128, N 8, bf16 -> f32, K/K
+  const unsigned idesc = 0x08040490u; // M 128, N 16, bf16 -> f32, K/K
   std::vector<unsigned> tmem(128 * 512, 0);
   std::vector<float> scratch(ATTNCC_EMU_MMA_SCRATCH); // the operands, read once
   const unsigned long long adesc = kSw, bdesc = kSw | (16384ull >> 4);
@@ -331,11 +345,12 @@ TEST_CASE("tcgen05 emulator: one M = 128, N = 8 MMA, SS and TS forms", "[tcgen05
   CHECK(f32(tmem[5 * 512 + 40 + 3]) == 53.0f);   // 16 * 3 + 5
   CHECK(f32(tmem[127 * 512 + 40 + 7]) == 127.0f); // 16 * 7 + 15
   CHECK(f32(tmem[20 * 512 + 40 + 2]) == 36.0f);  // 16 * 2 + 4
-  // Accumulating adds the same again; column 39 and 48 are untouched.
+  CHECK(f32(tmem[20 * 512 + 40 + 15]) == 244.0f); // 16 * 15 + 4
+  // Accumulating adds the same again; columns 39 and 56 are untouched.
   REQUIRE(attncc_emu_mma_f16(tmem.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 1, scratch.data()) == 0);
   CHECK(f32(tmem[5 * 512 + 40 + 3]) == 106.0f);
   CHECK(tmem[5 * 512 + 39] == 0u);
-  CHECK(tmem[5 * 512 + 48] == 0u);
+  CHECK(tmem[5 * 512 + 56] == 0u);
   // TS form: A in tensor memory at column 200, two bf16 per column (element
   // k in column 200 + k / 2, low half for even k): A[m][k] = 2 where
   // k == m % 16, so D = 2 (16 n + m % 16).
@@ -366,6 +381,62 @@ TEST_CASE("tcgen05 emulator: one M = 128, N = 8 MMA, SS and TS forms", "[tcgen05
   CHECK(attncc_emu_mma_f16_rows(t4.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, 0, 0, scratch.data()) == 1);
 }
 
+TEST_CASE("tcgen05 emulator: one M = 64, N = 8 MMA in layout F, SS and TS forms", "[tcgen05][emulate]") {
+  // A (64 x 16) has a 1 at A[m][m % 16], B (8 x 16) holds B[n][k] = 16 n +
+  // k, both K-major with the 128-byte swizzle as in the M = 128 case, so
+  // D[m][n] = 16 n + m % 16. Layout F (half the datapath): rows [16q, 16q +
+  // 16) in lanes [32q + a, 32q + a + 16), a = the lane of D's address (0 or
+  // 16). Worked by hand: row 5 in lane 5, row 20 in lane 36 (a = 0) or 52
+  // (a = 16), row 63 in lane 111 (a = 0).
+  std::vector<unsigned char> s(32768, 0);
+  const unsigned long long kSw = (2ull << 61) | (1ull << 46) | (0x40ull << 32);
+  for (unsigned m = 0; m < 64; ++m) {
+    unsigned k = m % 16, row = m % 8;
+    put(s, (m / 8) * 1024 + row * 128 + (((k * 2 / 16) ^ row) * 16) + (k * 2) % 16, bf16(1.0f));
+  }
+  for (unsigned n = 0; n < 8; ++n)
+    for (unsigned k = 0; k < 16; ++k)
+      put(s, 16384 + n * 128 + (((k * 2 / 16) ^ n) * 16) + (k * 2) % 16, bf16(static_cast<float>(16 * n + k)));
+  const unsigned idesc = 0x04020490u; // M 64, N 8, bf16 -> f32, K/K
+  const unsigned long long adesc = kSw, bdesc = kSw | (16384ull >> 4);
+  std::vector<float> scratch(ATTNCC_EMU_MMA_SCRATCH);
+  std::vector<unsigned> tmem(128 * 512, 0);
+  REQUIRE(attncc_emu_mma_f16(tmem.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, scratch.data()) == 0);
+  CHECK(f32(tmem[5 * 512 + 40 + 3]) == 53.0f);   // row 5: 16 * 3 + 5
+  CHECK(f32(tmem[36 * 512 + 40 + 2]) == 36.0f);  // row 20: 16 * 2 + 4
+  CHECK(f32(tmem[111 * 512 + 40 + 7]) == 127.0f); // row 63: 16 * 7 + 15
+  // Lanes 16-31 of each quarter are not written (nor any column past N).
+  for (unsigned q = 0; q < 4; ++q)
+    for (unsigned l = 16; l < 32; ++l)
+      for (unsigned n = 0; n < 8; ++n)
+        CHECK(tmem[(32 * q + l) * 512 + 40 + n] == 0u);
+  CHECK(tmem[5 * 512 + 48] == 0u);
+  // At lane alignment 16 (the address's lane 16): row 20 in lane 52, and
+  // lanes 0-15 stay untouched.
+  std::vector<unsigned> hi(128 * 512, 0);
+  REQUIRE(attncc_emu_mma_f16(hi.data(), s.data(), (16u << 16) | 40u, 0xFFFFFFFFu, adesc, bdesc, idesc, 0,
+                             scratch.data()) == 0);
+  CHECK(f32(hi[52 * 512 + 40 + 2]) == 36.0f);
+  CHECK(f32(hi[21 * 512 + 40 + 3]) == 53.0f); // row 5 in lane 21
+  CHECK(hi[36 * 512 + 40 + 2] == 0u);
+  // TS form: A in tensor memory at column 200 in the same layout: A[m][k] = 2
+  // where k == m % 16, so D = 2 (16 n + m % 16); row 20 reads lane 36.
+  std::vector<unsigned> t2(128 * 512, 0);
+  for (unsigned m = 0; m < 64; ++m) {
+    unsigned k = m % 16, lane = (m % 16) + 32 * (m / 16);
+    t2[lane * 512 + 200 + k / 2] |= static_cast<unsigned>(bf16(2.0f)) << ((k % 2) * 16);
+  }
+  REQUIRE(attncc_emu_mma_f16(t2.data(), s.data(), 0, 200, 0, bdesc, idesc, 0, scratch.data()) == 0);
+  CHECK(f32(t2[36 * 512 + 2]) == 72.0f); // 2 * (16 * 2 + 4)
+  CHECK(f32(t2[5 * 512 + 3]) == 106.0f);
+  // Refused: D at lane 8 (the alignment is 0 or 16), A at another lane
+  // alignment than D, M = 128's lane 16.
+  CHECK(attncc_emu_mma_f16(t2.data(), s.data(), 8u << 16, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, scratch.data()) == 1);
+  CHECK(attncc_emu_mma_f16(t2.data(), s.data(), 0, (16u << 16) | 200u, 0, bdesc, idesc, 0, scratch.data()) == 1);
+  CHECK(attncc_emu_mma_f16(t2.data(), s.data(), 16u << 16, 0xFFFFFFFFu, adesc, bdesc, 0x08040490u, 0,
+                           scratch.data()) == 1);
+}
+
 TEST_CASE("tcgen05 emulator: its 16-bit floats are the references'", "[tcgen05][emulate]") {
   // Every f16 and bf16 bit pattern (a NaN only needs to stay a NaN).
   auto same = [](float ref, float emu) { return ref != ref ? emu != emu : std::memcmp(&ref, &emu, 4) == 0; };
@@ -380,17 +451,21 @@ TEST_CASE("tcgen05 emulator: its 16-bit floats are the references'", "[tcgen05][
 }
 
 TEST_CASE("tcgen05: the encoder's descriptors decode to their fields", "[tcgen05][emulate]") {
-  for (int n : {8, 64, 128, 256})
-    for (Tc05Major b : {Tc05Major::K, Tc05Major::MN}) {
-      Tc05Instr d;
-      d.n = n;
-      d.bMajor = b;
-      attncc_emu_idesc e = attncc_emu_decode_idesc(instr(d));
-      CHECK(e.valid);
-      CHECK(e.n == n);
-      CHECK(e.m == 128);
-      CHECK(e.transB == (b == Tc05Major::MN));
-    }
+  for (int m : {64, 128})
+    for (int n : {8, 16, 64, 120, 128, 256})
+      for (Tc05Major b : {Tc05Major::K, Tc05Major::MN}) {
+        if (m == 128 && n % 16)
+          continue;
+        Tc05Instr d;
+        d.m = m;
+        d.n = n;
+        d.bMajor = b;
+        attncc_emu_idesc e = attncc_emu_decode_idesc(instr(d));
+        CHECK(e.valid);
+        CHECK(e.n == n);
+        CHECK(e.m == m);
+        CHECK(e.transB == (b == Tc05Major::MN));
+      }
   Tc05Smem s{2048, 16384, 1024, 0, Tc05Swizzle::B128};
   attncc_emu_sdesc e = attncc_emu_decode_sdesc(smem(s));
   CHECK(e.valid);

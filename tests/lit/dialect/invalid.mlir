@@ -568,7 +568,7 @@ func.func @lanes_row_odd(%s: vector<128xf32>) {
 
 func.func @lanes_col(%s: vector<64xf32>) {
   %r = arith.addf %s, %s {attncc.layout = #monoid.fragment<col>} : vector<64xf32>
-  // expected-error@+1 {{layout 'col' has no lanes form (c, a, b.nk, b.kn, row or rowthread)}}
+  // expected-error@+1 {{layout 'col' has no lanes form (c, a, b.nk, b.kn, row, rowthread or rowhalf)}}
   %l = monoid.to_lanes %r : vector<64xf32> to vector<2x2x2x2xf32>
   return
 }

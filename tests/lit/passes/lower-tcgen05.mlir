@@ -156,6 +156,48 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// The m64 atom (attncc.atom = "tcgen05.m64n64k16", layout rowhalf): the same
+// ops as @pv_ts over a 64-row tile, the instruction descriptor with M = 64
+// (4 << 24: 0x4110490, bf16 -> f32, V MN-major), and the result a rowhalf
+// tile. Each thread still stores and loads its lane of its warp's quarter:
+// the product's rows sit in the first 16 lanes of each (layout F).
+// CHECK-LABEL: gpu.func @pv_ts_m64
+// CHECK:       %[[OL:.+]] = monoid.to_lanes %{{.+}} : vector<64x64xf32> to vector<64xf32>
+// CHECK:       nvvm.tcgen05.st %{{.+}}, %{{.+}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<64xi32>
+// CHECK:       monoid.to_lanes %{{.+}} : vector<64x64xf32> to vector<32x2xf32>
+// CHECK:       nvvm.tcgen05.st %{{.+}}, %{{.+}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
+// CHECK:         arith.constant 68224144 : i32
+// CHECK:         nvvm.tcgen05.mma
+// CHECK:       %[[R:.+]] = monoid.from_lanes %{{.+}} {attncc.layout = #monoid.fragment<rowhalf>} : vector<64xf32> to vector<64x64xf32>
+// CHECK-NEXT:  vector.transfer_write %[[R]]
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @pv_ts_m64(%p: vector<64x64xf32>, %o: vector<64x64xf32>, %out: memref<64x64xf32>) kernel attributes {attncc.tile = {rows = 64 : i64, smem = 8208 : i64, tmem = 128 : i64, warps = 4 : i64}, known_block_size = array<i32: 128, 1, 1>} {
+      %raw = gpu.dynamic_shared_memory {attncc.align = 1024 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %c8192 = arith.constant 8192 : index
+      %c8200 = arith.constant 8200 : index
+      %word = memref.view %raw[%c8192][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi32, #gpu.address_space<workgroup>>
+      %bar = memref.view %raw[%c8200][] {attncc.mma_done} : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+      %tmem = memref.load %word[%c0] {attncc.tmem_base} : memref<1xi32, #gpu.address_space<workgroup>>
+      %vv = memref.view %raw[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1x1x64x64xbf16, #gpu.address_space<workgroup>>
+      %pad = arith.constant 0.0 : bf16
+      %vs = memref.subview %vv[0, 0, 0, 0] [1, 1, 64, 64] [1, 1, 1, 1] : memref<1x1x64x64xbf16, #gpu.address_space<workgroup>> to memref<1x64x64xbf16, strided<[4096, 64, 1]>, #gpu.address_space<workgroup>>
+      %v3 = vector.transfer_read %vs[%c0, %c0, %c0], %pad {attncc.layout = #monoid.fragment<smem>, attncc.stage = #monoid.staged<cp, swz>, in_bounds = [true, true, true]} : memref<1x64x64xbf16, strided<[4096, 64, 1]>, #gpu.address_space<workgroup>>, vector<1x64x64xbf16>
+      %v2 = vector.transpose %v3, [1, 0, 2] {attncc.layout = #monoid.fragment<smem>} : vector<1x64x64xbf16> to vector<64x1x64xbf16>
+      %v = vector.shape_cast %v2 {attncc.layout = #monoid.fragment<smem>} : vector<64x1x64xbf16> to vector<64x64xbf16>
+      %pe = math.exp %p {attncc.layout = #monoid.fragment<rowhalf>} : vector<64x64xf32>
+      %oe = arith.negf %o {attncc.layout = #monoid.fragment<rowhalf>} : vector<64x64xf32>
+      %pb = arith.truncf %pe {attncc.layout = #monoid.fragment<rowhalf>} : vector<64x64xf32> to vector<64x64xbf16>
+      %r = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %pb, %v, %oe {attncc.atom = "tcgen05.m64n64k16", attncc.family = "tcgen05", attncc.layout = #monoid.fragment<rowhalf>, attncc.tmem_col = 64 : i64} : vector<64x64xbf16>, vector<64x64xbf16> into vector<64x64xf32>
+      vector.transfer_write %r, %out[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, memref<64x64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // OVERLAP=early (attncc.early_pv on the P*V product): P's 32 words are
 // stored in two parts, words 8-31 first (k16 steps 1-3: a store of 16 words
 // at column 8 and one of 8 at column 24, tcgen05.st takes power-of-two
@@ -314,7 +356,7 @@ module attributes {gpu.container_module} {
       %v2 = vector.transpose %v3, [1, 0, 2] {attncc.layout = #monoid.fragment<smem>} : vector<1x64x64xbf16> to vector<64x1x64xbf16>
       %v = vector.shape_cast %v2 {attncc.layout = #monoid.fragment<smem>} : vector<64x1x64xbf16> to vector<64x64xbf16>
       %pc = arith.negf %p {attncc.layout = #monoid.fragment<c>} : vector<128x64xbf16>
-      // expected-error @+1 {{left operand layout 'c' cannot feed tcgen05 (smem or rowthread)}}
+      // expected-error @+1 {{left operand layout 'c' cannot feed tcgen05 (smem, rowthread or rowhalf)}}
       %r = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %pc, %v, %zero {attncc.atom = "tcgen05.m128n64k16", attncc.layout = #monoid.fragment<rowthread>, attncc.tmem_col = 64 : i64} : vector<128x64xbf16>, vector<64x64xbf16> into vector<128x64xf32>
       vector.transfer_write %r, %out[%c0, %c0] {in_bounds = [true, true]} : vector<128x64xf32>, memref<128x64xf32>
       gpu.return
