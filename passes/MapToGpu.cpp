@@ -22,9 +22,12 @@
 // launch still asks for one CTA a tile, and the kernel is marked
 // attncc.persistent, which tells the runner to launch only as many CTAs as
 // fit on the device at once (the launch contract's "persistent"). Each CTA
-// runs the tiles from blockIdx.x on in strides of the grid:
-//   scf.for %tile_id = blockIdx.x to points step gridDim.x {attncc.tile_loop}
-//     { delinearize %tile_id; body }
+// runs one tile in each round of gridDim.x tiles, in a boustrophedon:
+//   %trips = points / G, plus one if its tile in the partial last round
+//            is below points                            (G = gridDim.x)
+//   scf.for %tile_round = 0 to %trips {attncc.tile_loop}
+//     { %tile_id = %tile_round * G + (%tile_round even ? blockIdx.x : G - 1 - blockIdx.x);
+//       delinearize %tile_id; body }
 // so any grid size computes every tile once. What later passes set up once
 // a kernel (shared and tensor memory, mbarriers, counters, warp roles) they
 // put at the kernel's top, outside the loop; the loop is the per-tile work.
@@ -104,13 +107,40 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     b.setInsertionPointToStart(&body);
     Value id;
     if (perCta && persistent) {
+      // Rounds of G = gridDim.x tiles; in round k CTA c runs tile
+      //   k * G + (k even ? c : G - 1 - c)
+      // (a boustrophedon: the CTA that took a round's first tile takes the
+      // next round's last). Each round is G consecutive tiles, so the CTAs
+      // resident at once still share a few heads' K and V in L2; with
+      // causal rows (a head's tiles longest first) a CTA's long and short
+      // tiles alternate. The last round is partial: CTA c runs it when its
+      // tile there is below the tile count, so its trip count is known
+      // before the loop and the body needs no guard.
+      Value c = launch.getBlockIds().x;
       Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-      auto tiles = scf::ForOp::create(b, loc, launch.getBlockIds().x, points, grid);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value mirror = arith::SubIOp::create(b, named(loc, "mirror"),
+                                           arith::SubIOp::create(b, loc, grid, one), c);
+      auto ctaIn = [&](Value k, StringRef name) -> Value { // c or G - 1 - c by the round's parity
+        Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          arith::AndIOp::create(b, loc, k, one), zero);
+        return arith::SelectOp::create(b, named(loc, name), odd, mirror, c);
+      };
+      Value whole = arith::DivUIOp::create(b, named(loc, "rounds"), points, grid);
+      Value rest = arith::SubIOp::create(b, named(loc, "rest"), points,
+                                         arith::MulIOp::create(b, loc, whole, grid));
+      Value inLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ctaIn(whole, "last_at"), rest);
+      Value trips = arith::AddIOp::create(b, named(loc, "trips"), whole,
+                                          arith::SelectOp::create(b, loc, inLast, one, zero));
+      auto tiles = scf::ForOp::create(b, loc, zero, trips, one);
       tiles->setAttr("attncc.tile_loop", b.getUnitAttr());
-      tiles.getInductionVar().setLoc(named(loc, "tile_id"));
+      tiles.getInductionVar().setLoc(named(loc, "tile_round"));
       gpu::TerminatorOp::create(b, loc);
       b.setInsertionPoint(tiles.getBody()->getTerminator());
-      id = tiles.getInductionVar();
+      Value k = tiles.getInductionVar();
+      Value roundStart = arith::MulIOp::create(b, loc, k, grid);
+      id = arith::AddIOp::create(b, named(loc, "tile_id"), roundStart, ctaIn(k, "at"));
     } else if (perCta) {
       id = launch.getBlockIds().x;
       auto t = gpu::TerminatorOp::create(b, loc);

@@ -846,9 +846,14 @@ def MapToGpu : Pass<"attncc-map-to-gpu", "func::FuncOp"> {
     A tiled map (`attncc.cta` from attncc-partition) runs a CTA a tile:
     `ctas = points`, the tile is `blockIdx.x`. With `persistent` in
     `attncc.cta` (GRID=persistent) the launch still counts the tiles, but
-    each CTA loops over them from `blockIdx.x` in strides of the grid,
+    each CTA runs one tile in each round of G = gridDim.x tiles, in a
+    boustrophedon (round k: tile k G + c when k is even, k G + G - 1 - c
+    when it is odd, c = blockIdx.x; the trip count counts the partial last
+    round when this CTA's tile there exists),
     ```mlir
-    scf.for %tile_id = %bx to %points step (gpu.grid_dim x) { delinearize %tile_id; body } {attncc.tile_loop}
+    scf.for %tile_round = %c0 to %trips step %c1 {
+      %tile_id = %tile_round * G + (%tile_round odd ? G - 1 - %bx : %bx); delinearize %tile_id; body
+    } {attncc.tile_loop}
     ```
     and the kernel is recorded as `attncc.persistent`: the launch contract
     marks it, and the runner launches at most the CTAs the device holds at

@@ -243,25 +243,46 @@ func.func @parts_and_combine(%x: memref<3x2xf32>, %y: memref<300xf32>) attribute
 // -----
 
 // GRID=persistent (attncc.cta has persistent): the launch still counts one
-// CTA a tile (3 x 4 = 12), and each CTA loops over the tiles from its
-// blockIdx.x in strides of the grid, delinearizing the tile id as a CTA a
-// tile would its blockIdx.x; the kernel is recorded as attncc.persistent,
-// which the contract hands the runner (it launches at most the CTAs the
-// device holds at once).
+// CTA a tile (3 x 4 = 12), and each CTA runs one tile in each round of
+// gridDim.x tiles: in round k, tile k * G + c when k is even and
+// k * G + G - 1 - c when it is odd (c = blockIdx.x), for points / G rounds
+// and one more when its tile of the partial last round is below 12. The
+// tile id is delinearized as a CTA a tile would its blockIdx.x; the kernel is
+// recorded as attncc.persistent, which the contract hands the runner (it
+// launches at most the CTAs the device holds at once).
 
 // CHECK-LABEL: func.func @persistent
 // CHECK-SAME:  attncc.kernel_attrs = {persistent = {attncc.persistent}}
 // CHECK:      %[[C12:.+]] = arith.constant 12 : index
 // CHECK:      gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C12]], {{.+}}) threads({{.+}}) in (%{{.+}} = %{{.+}}, {{.+}}) module(@persistent_module) function(@persistent) {
 // CHECK-NEXT:   %[[GX:.+]] = gpu.grid_dim x
-// CHECK-NEXT:   scf.for %[[T:.+]] = %[[BX]] to %[[C12]] step %[[GX]] {
+// CHECK:        %[[GM1:.+]] = arith.subi %[[GX]], %[[ONE:.+]] : index
+// CHECK-NEXT:   %[[MIRROR:.+]] = arith.subi %[[GM1]], %[[BX]] : index
+// CHECK-NEXT:   %[[ROUNDS:.+]] = arith.divui %[[C12]], %[[GX]] : index
+// CHECK-NEXT:   %[[FULL:.+]] = arith.muli %[[ROUNDS]], %[[GX]] : index
+// CHECK-NEXT:   %[[REST:.+]] = arith.subi %[[C12]], %[[FULL]] : index
+// CHECK-NEXT:   %[[LB:.+]] = arith.andi %[[ROUNDS]], %[[ONE]] : index
+// CHECK-NEXT:   %[[LODD:.+]] = arith.cmpi ne, %[[LB]], %[[ZERO:.+]] : index
+// CHECK-NEXT:   %[[LAST:.+]] = arith.select %[[LODD]], %[[MIRROR]], %[[BX]] : index
+// CHECK-NEXT:   %[[IN:.+]] = arith.cmpi ult, %[[LAST]], %[[REST]] : index
+// CHECK-NEXT:   %[[EXTRA:.+]] = arith.select %[[IN]], %[[ONE]], %[[ZERO]] : index
+// CHECK-NEXT:   %[[TRIPS:.+]] = arith.addi %[[ROUNDS]], %[[EXTRA]] : index
+// CHECK-NEXT:   scf.for %[[K:.+]] = %[[ZERO]] to %[[TRIPS]] step %[[ONE]] {
+// CHECK-NEXT:     %[[KG:.+]] = arith.muli %[[K]], %[[GX]] : index
+// CHECK-NEXT:     %[[KB:.+]] = arith.andi %[[K]], %[[ONE]] : index
+// CHECK-NEXT:     %[[ODD:.+]] = arith.cmpi ne, %[[KB]], %[[ZERO]] : index
+// CHECK-NEXT:     %[[AT:.+]] = arith.select %[[ODD]], %[[MIRROR]], %[[BX]] : index
+// CHECK-NEXT:     %[[T:.+]] = arith.addi %[[KG]], %[[AT]] : index
 // CHECK-NEXT:     %[[J:.+]] = arith.remui %[[T]], %{{.+}} : index
 // CHECK-NEXT:     %[[I:.+]] = arith.divui %[[T]], %{{.+}} : index
 // CHECK-NEXT:     memref.load %{{.+}}[%[[I]], %[[J]]] : memref<3x4xf32>
 // CHECK:        } {attncc.tile_loop}
 // CHECK-NEXT:   gpu.terminator
 // NAMES-LABEL: func.func @persistent
-// NAMES:       scf.for %tile_id =
+// NAMES:       %mirror =
+// NAMES:       %trips =
+// NAMES:       scf.for %tile_round =
+// NAMES:       %tile_id =
 func.func @persistent(%x: memref<3x4xf32>) attributes {attncc.cta = {persistent, rows = 64 : i64, threads = 64 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
