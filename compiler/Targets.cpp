@@ -202,6 +202,16 @@ std::optional<KnobError> checkTargetSupport(const Schedule &s, const TargetInfo 
       return KnobError{"TILE@" + tile.axis, std::string(atomFamily(a.kind)) + " atom",
                        "an atom that " + t.name + " has (" + have + ")"};
     }
+    // On a GPU P*V contracts over the key block 16 keys at a time (the
+    // atoms' k16), so the block, WN * FN * N keys, is whole k16 steps. (The
+    // CPU runs the loop IR only, where 8-key blocks keep the check fast.)
+    if (int64_t keys = reduceBlock(tile); keys % 16 != 0)
+      return KnobError{"TILE@" + tile.axis,
+                       "w" + std::to_string(tile.wm) + "x" + std::to_string(tile.wn) + "/f" +
+                           std::to_string(tile.fm) + "x" + std::to_string(tile.fn) +
+                           " (a key block of WN x FN x N = " + std::to_string(keys) + ")",
+                       "a key block that is a multiple of 16 on " + t.name +
+                           " (P*V contracts over it 16 keys at a time): raise FN or N"};
   }
   for (const StageKnob &st : s.stages)
     if (st.transport == Transport::Tma && !t.tma)
