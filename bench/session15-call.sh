@@ -7,7 +7,7 @@ set -u
 export COMMIT=${COMMIT:-wip}
 PART=${PART:-1}
 #   1. The tcgen05 m64 atom (layout F, layouts rowhalf) under emulation: bench/sweep-tcgen05-m64.txt
-#      (19 lines), memcheck and racecheck of m64-masked-rows (empty folds, lanes 16-31 on unused
+#      (20 lines), memcheck and racecheck of m64-masked-rows (empty folds, lanes 16-31 on unused
 #      tensor memory) and m64q2-203x113-c (two Q tiles of 64 rows, the roles).   $OUT/m64/
 if [ "$PART" = 1 ]; then
   mkdir -p $OUT/m64
