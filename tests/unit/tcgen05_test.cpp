@@ -437,6 +437,57 @@ TEST_CASE("tcgen05 emulator: one M = 64, N = 8 MMA in layout F, SS and TS forms"
                            scratch.data()) == 1);
 }
 
+TEST_CASE("tcgen05 emulator: the m64 rows as four warps read and write them (layout rowhalf)", "[tcgen05][emulate]") {
+  // What attncc's rowhalf layout relies on: each warp w's tcgen05.ld.32x32b
+  // at lane 32w gives threads 0-15 rows 16w .. 16w + 15 of an M = 64 product,
+  // and threads 16-31 lanes that the product neither reads nor writes, so
+  // whatever they store there (P over S, here NaNs) does not reach the next
+  // product. A and B as in the M = 64 case above: D[m][n] = 16 n + m % 16.
+  std::vector<unsigned char> s(32768, 0);
+  const unsigned long long kSw = (2ull << 61) | (1ull << 46) | (0x40ull << 32);
+  for (unsigned m = 0; m < 64; ++m) {
+    unsigned k = m % 16, row = m % 8;
+    put(s, (m / 8) * 1024 + row * 128 + (((k * 2 / 16) ^ row) * 16) + (k * 2) % 16, bf16(1.0f));
+  }
+  for (unsigned n = 0; n < 8; ++n)
+    for (unsigned k = 0; k < 16; ++k)
+      put(s, 16384 + n * 128 + (((k * 2 / 16) ^ n) * 16) + (k * 2) % 16, bf16(static_cast<float>(16 * n + k)));
+  const unsigned idesc = 0x04020490u; // M 64, N 8, bf16 -> f32, K/K
+  const unsigned long long adesc = kSw, bdesc = kSw | (16384ull >> 4);
+  std::vector<float> scratch(ATTNCC_EMU_MMA_SCRATCH);
+  std::vector<unsigned> tmem(128 * 512, 0x7FC00000u); // every lane starts as NaN
+  REQUIRE(attncc_emu_mma_f16(tmem.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, scratch.data()) == 0);
+  for (unsigned w = 0; w < 4; ++w)
+    for (unsigned t = 0; t < 32; ++t) {
+      unsigned r[8];
+      REQUIRE(attncc_emu_ld_32x32b(tmem.data(), w, t, (32u * w) << 16 | 40u, 8, r) == 0);
+      for (unsigned n = 0; n < 8; ++n) {
+        if (t < 16)
+          CHECK(f32(r[n]) == static_cast<float>(16 * n + t)); // row 16w + t
+        else
+          CHECK(r[n] == 0x7FC00000u); // a lane the product does not write
+      }
+    }
+  // P over S's columns (200..207, bf16 pairs) as each thread would store its
+  // row: A[m][k] = 2 where k == m % 16 from threads 0-15, NaNs from 16-31.
+  // The TS product reads lanes 0-15 of each quarter only: D = 2 (16 n + m % 16).
+  for (unsigned w = 0; w < 4; ++w)
+    for (unsigned t = 0; t < 32; ++t) {
+      unsigned r[8];
+      for (unsigned j = 0; j < 8; ++j)
+        r[j] = t < 16 ? (t / 2 == j ? static_cast<unsigned>(bf16(2.0f)) << ((t % 2) * 16) : 0u) : 0x7FC07FC0u;
+      REQUIRE(attncc_emu_st_32x32b(tmem.data(), w, t, (32u * w) << 16 | 200u, 8, r) == 0);
+    }
+  REQUIRE(attncc_emu_mma_f16(tmem.data(), s.data(), 40, 200, 0, bdesc, idesc, 0, scratch.data()) == 0);
+  for (unsigned w = 0; w < 4; ++w)
+    for (unsigned t = 0; t < 16; ++t) {
+      unsigned r[8];
+      REQUIRE(attncc_emu_ld_32x32b(tmem.data(), w, t, (32u * w) << 16 | 40u, 8, r) == 0);
+      for (unsigned n = 0; n < 8; ++n)
+        CHECK(f32(r[n]) == 2.0f * static_cast<float>(16 * n + t));
+    }
+}
+
 TEST_CASE("tcgen05 emulator: its 16-bit floats are the references'", "[tcgen05][emulate]") {
   // Every f16 and bf16 bit pattern (a NaN only needs to stay a NaN).
   auto same = [](float ref, float emu) { return ref != ref ? emu != emu : std::memcmp(&ref, &emu, 4) == 0; };
