@@ -3,7 +3,8 @@
 # is compute capability 10.0, from the repository root, in one call:
 #   1. the correctness sweeps with the real tcgen05 instructions (the
 #      lists below without --emulate: the atoms, each rung and the default
-#      over the TESTING.md cases, two Q tiles, the mma warp) and the FA4
+#      over the TESTING.md cases, two Q tiles, the mma warp, the roles,
+#      the correction warps, early P*V, the m64 atom) and the FA4
 #      paper shapes at full size against the fp32 GPU reference
 #      (scripts/gpu-verify.sh);
 #   2. the FA4 paper shapes with the default (bench/perf-b200.txt) and the
@@ -15,7 +16,8 @@
 # without MLIR carry build-bundles made with
 #   NO_EMULATE=1 bash scripts/make-bundles.sh <the sweeps below> bench/perf-b200.txt bench/perf-b200-rungs.txt
 set -euo pipefail
-sweeps="bench/sweep-tcgen05.txt bench/sweep-tcgen05-rungs.txt bench/sweep-tcgen05-q2.txt bench/sweep-tcgen05-mma.txt"
+sweeps="bench/sweep-tcgen05.txt bench/sweep-tcgen05-rungs.txt bench/sweep-tcgen05-q2.txt bench/sweep-tcgen05-mma.txt \
+  bench/sweep-tcgen05-ws.txt bench/sweep-tcgen05-corr.txt bench/sweep-tcgen05-early.txt bench/sweep-tcgen05-m64.txt"
 cd "$(dirname "$0")/.."
 cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 || true)
 if [ "$cc" != "10.0" ]; then
