@@ -16,3 +16,16 @@ if [ "$PART" = 1 ]; then
   python3 scripts/results-json.py $OUT/m64 --what "bench/session15-call.sh PART=1: bench/sweep-tcgen05-m64.txt (the tcgen05 m64 atom, layout F) under emulation; memcheck and racecheck of m64-masked-rows and m64q2-203x113-c" > /dev/null 2>&1 || echo results-json failed
   rm -f $OUT/m64/verify.jsonl $OUT/m64/gpu.txt
 fi
+#   2. mask-conj.patch (bench/patches/; session14 PART=3) over the tensor-core sweeps and the
+#      defaults at full size, with the patched kernels swapped in for this part only. Make them
+#      here first, in a worktree with the patch applied (git am bench/patches/mask-conj.patch):
+#        OUT=<main>/build-bundles-mc ATTNCC=<worktree>/build/tools/attncc/attncc bash scripts/make-bundles.sh \
+#          bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wgmma.txt bench/sweep-tma-mma.txt \
+#          bench/sweep-tcgen05-rungs.txt bench/perf-default.txt bench/perf-sm120.txt
+#      and carry build-deps, build-bundles and build-bundles-mc.             $OUT/m/
+if [ "$PART" = 2 ]; then
+  [ -d build-bundles-mc ] || { echo "PART=2 needs build-bundles-mc"; exit 1; }
+  mv build-bundles build-bundles-main && mv build-bundles-mc build-bundles
+  PART=3 bash bench/session14-call.sh
+  mv build-bundles build-bundles-mc && mv build-bundles-main build-bundles
+fi
