@@ -29,3 +29,17 @@ if [ "$PART" = 2 ]; then
   PART=3 bash bench/session14-call.sh
   mv build-bundles build-bundles-mc && mv build-bundles-main build-bundles
 fi
+#   3. A short call (when device time is scarce): the persistent sweep in the boustrophedon
+#      (bench/sweep-persistent.txt as launched, then every line with --ctas 3), no sanitizers.
+#                                                                           $OUT/p/
+if [ "$PART" = 3 ]; then
+  mkdir -p $OUT/p
+  OUT=$OUT/p SWEEP=bench/sweep-persistent.txt FULL="" LADDER="" SAN="" CONTROLS="" REFS="" STEP_TIMEOUT=60 \
+    timeout ${PART_TIMEOUT:-150} bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -8
+  python3 scripts/results-json.py $OUT/p --what "bench/session15-call.sh PART=3: bench/sweep-persistent.txt (GRID=persistent in a boustrophedon)" > /dev/null 2>&1 || echo results-json failed
+  source scripts/gpu-build-runner.sh > /dev/null 2>&1
+  for b in $(grep -v '^#' bench/sweep-persistent.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d'); do
+    timeout 30 $R --ctas 3 --json $OUT/p/ctas3.jsonl build-bundles/$b | tail -1 | cut -c1-160 || echo "ctas3: $b FAILED"
+  done
+  rm -f $OUT/p/verify.jsonl $OUT/p/gpu.txt
+fi
