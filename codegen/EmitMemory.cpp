@@ -46,7 +46,7 @@ SmallVector<std::string> KernelEmitter::coords(VectorType vt, const std::string 
   // lanes of warp w's quarter): lane t holds row 16w + t; lanes 16-31
   // compute on the unused lanes as if they held row 16w + t - 16 (in
   // bounds wherever that row is) and store nothing (owner).
-  std::string rowOf = l == "rowhalf" || l == "rowhalf.row" ? "warp * 16 + (lane & 15)" : "warp * 32 + lane";
+  std::string rowOf = monoid::isRowHalf(l) ? "warp * 16 + (lane & 15)" : "warp * 32 + lane";
   if (monoid::isRowPerThread(l))
     return {rowOf, x};
   if (monoid::isRowPerThreadRow(l))
@@ -88,7 +88,7 @@ std::string KernelEmitter::owner(const std::string &l) {
   if (l == "row") return "t4 == 0";
   if (l == "col") return "g == 0 && warp == 0";
   if (l == "rowthread.col") return "lane == 0 && warp == 0";
-  if (l == "rowhalf" || l == "rowhalf.row") return "lane < 16";
+  if (monoid::isRowHalf(l)) return "lane < 16";
   return "";
 }
 

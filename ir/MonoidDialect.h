@@ -72,6 +72,8 @@ inline StringRef fragmentName(Fragment f) {
 inline bool isRowPerThread(StringRef l) { return l == "rowthread" || l == "rowhalf"; }
 /// The row vector beside such a tile.
 inline bool isRowPerThreadRow(StringRef l) { return l == "rowthread.row" || l == "rowhalf.row"; }
+/// The m64 atom's tile or row vector: lanes 16-31 of each warp hold no row.
+inline bool isRowHalf(StringRef l) { return l == "rowhalf" || l == "rowhalf.row"; }
 /// The layout named `name`, or nullopt.
 inline std::optional<Fragment> fragmentNamed(StringRef name) {
   for (Fragment f : {Fragment::C, Fragment::Row, Fragment::Col, Fragment::A, Fragment::BNK, Fragment::BKN,

@@ -318,6 +318,22 @@ float f32(unsigned u) {
   std::memcpy(&f, &u, 4);
   return f;
 }
+/// The shared memory of the M = 64, N = 8 cases: A (64 x 16 at 0) has a 1 at
+/// A[m][m % 16], B (8 x 16 at 16384) holds B[n][k] = 16 n + k, both K-major
+/// with the 128-byte swizzle (SBO 1024, descriptor kM64Sw plus the start), so
+/// D[m][n] = 16 n + m % 16.
+const unsigned long long kM64Sw = (2ull << 61) | (1ull << 46) | (0x40ull << 32);
+std::vector<unsigned char> m64Operands() {
+  std::vector<unsigned char> s(32768, 0);
+  for (unsigned m = 0; m < 64; ++m) {
+    unsigned k = m % 16, row = m % 8;
+    put(s, (m / 8) * 1024 + row * 128 + (((k * 2 / 16) ^ row) * 16) + (k * 2) % 16, bf16(1.0f));
+  }
+  for (unsigned n = 0; n < 8; ++n)
+    for (unsigned k = 0; k < 16; ++k)
+      put(s, 16384 + n * 128 + (((k * 2 / 16) ^ n) * 16) + (k * 2) % 16, bf16(static_cast<float>(16 * n + k)));
+  return s;
+}
 } // namespace
 
 TEST_CASE("tcgen05 emulator: one M = 128, N = 16 MMA, SS and TS forms", "[tcgen05][emulate]") {
@@ -388,17 +404,9 @@ TEST_CASE("tcgen05 emulator: one M = 64, N = 8 MMA in layout F, SS and TS forms"
   // 16) in lanes [32q + a, 32q + a + 16), a = the lane of D's address (0 or
   // 16). Worked by hand: row 5 in lane 5, row 20 in lane 36 (a = 0) or 52
   // (a = 16), row 63 in lane 111 (a = 0).
-  std::vector<unsigned char> s(32768, 0);
-  const unsigned long long kSw = (2ull << 61) | (1ull << 46) | (0x40ull << 32);
-  for (unsigned m = 0; m < 64; ++m) {
-    unsigned k = m % 16, row = m % 8;
-    put(s, (m / 8) * 1024 + row * 128 + (((k * 2 / 16) ^ row) * 16) + (k * 2) % 16, bf16(1.0f));
-  }
-  for (unsigned n = 0; n < 8; ++n)
-    for (unsigned k = 0; k < 16; ++k)
-      put(s, 16384 + n * 128 + (((k * 2 / 16) ^ n) * 16) + (k * 2) % 16, bf16(static_cast<float>(16 * n + k)));
+  const std::vector<unsigned char> s = m64Operands();
   const unsigned idesc = 0x04020490u; // M 64, N 8, bf16 -> f32, K/K
-  const unsigned long long adesc = kSw, bdesc = kSw | (16384ull >> 4);
+  const unsigned long long adesc = kM64Sw, bdesc = kM64Sw | (16384ull >> 4);
   std::vector<float> scratch(ATTNCC_EMU_MMA_SCRATCH);
   std::vector<unsigned> tmem(128 * 512, 0);
   REQUIRE(attncc_emu_mma_f16(tmem.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, scratch.data()) == 0);
@@ -443,17 +451,9 @@ TEST_CASE("tcgen05 emulator: the m64 rows as four warps read and write them (lay
   // and threads 16-31 lanes that the product neither reads nor writes, so
   // whatever they store there (P over S, here NaNs) does not reach the next
   // product. A and B as in the M = 64 case above: D[m][n] = 16 n + m % 16.
-  std::vector<unsigned char> s(32768, 0);
-  const unsigned long long kSw = (2ull << 61) | (1ull << 46) | (0x40ull << 32);
-  for (unsigned m = 0; m < 64; ++m) {
-    unsigned k = m % 16, row = m % 8;
-    put(s, (m / 8) * 1024 + row * 128 + (((k * 2 / 16) ^ row) * 16) + (k * 2) % 16, bf16(1.0f));
-  }
-  for (unsigned n = 0; n < 8; ++n)
-    for (unsigned k = 0; k < 16; ++k)
-      put(s, 16384 + n * 128 + (((k * 2 / 16) ^ n) * 16) + (k * 2) % 16, bf16(static_cast<float>(16 * n + k)));
+  const std::vector<unsigned char> s = m64Operands();
   const unsigned idesc = 0x04020490u; // M 64, N 8, bf16 -> f32, K/K
-  const unsigned long long adesc = kSw, bdesc = kSw | (16384ull >> 4);
+  const unsigned long long adesc = kM64Sw, bdesc = kM64Sw | (16384ull >> 4);
   std::vector<float> scratch(ATTNCC_EMU_MMA_SCRATCH);
   std::vector<unsigned> tmem(128 * 512, 0x7FC00000u); // every lane starts as NaN
   REQUIRE(attncc_emu_mma_f16(tmem.data(), s.data(), 40, 0xFFFFFFFFu, adesc, bdesc, idesc, 0, scratch.data()) == 0);
