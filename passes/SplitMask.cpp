@@ -12,7 +12,8 @@
 // Post: each such chain becomes
 //         %all = <scalar: every %c is true over the whole block>
 //         %s = scf.if %all -> (T) { scf.yield %x }
-//              else { <the comparisons and selects>; scf.yield %s2 }
+//              else { <the comparisons>; %c = arith.andi %c1, %c2;
+//                     %s2 = arith.select %c, %x, %id; scf.yield %s2 }
 //       The bounds of an index vector are found by interval arithmetic
 //       (step: [0, n-1]; broadcast and shape_cast: their source's; addi,
 //       subi: sums and differences of bounds); a signed comparison is true
@@ -233,6 +234,22 @@ struct SplitMaskPass : mlir::attncc::impl::SplitMaskBase<SplitMaskPass> {
       for (Operation &op : llvm::make_early_inc_range(*body))
         if (moved.contains(&op))
           op.moveBefore(yield);
+      // In the else branch, the chain is one select of the conditions'
+      // conjunction: bitwise the same (each select falls back to the same
+      // identity), and each element's conditions and select are computed
+      // together instead of in a pass per condition, which kept a whole
+      // block of conditions and partial results alive at once (two mask
+      // conditions on a 128-column row: 255 registers and spills on sm_100a).
+      if (chain.size() > 1) {
+        eb.setInsertionPoint(yield);
+        Value all = chain.front().getCondition();
+        for (arith::SelectOp c : ArrayRef(chain).drop_front())
+          all = arith::AndIOp::create(eb, loc, all, c.getCondition());
+        auto one = arith::SelectOp::create(eb, last.getLoc(), all, head.getTrueValue(), head.getFalseValue());
+        yield->setOperand(0, one.getResult());
+        for (arith::SelectOp c : llvm::reverse(chain))
+          c->erase();
+      }
     }
   }
 

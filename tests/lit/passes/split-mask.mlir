@@ -4,8 +4,10 @@
 // 1000 keys): two mask selects, kv <= i (the diagonal) and kv < 1000 (the
 // key bound). They go under one scf.if whose condition says the whole block
 // is inside both: max kv <= min i, i.e. kv0 + 63 <= row0, and
-// kv0 + 63 < 1000. The index vectors, compares and selects move into the
-// else branch; the then branch yields the scores unmasked.
+// kv0 + 63 < 1000. The index vectors and compares move into the else
+// branch, where the two selects become one select of the compares'
+// conjunction (bitwise the same: both fall back to the same identity);
+// the then branch yields the scores unmasked.
 
 #a = affine_map<(i, j, d) -> (i, d)>
 #b = affine_map<(i, j, d) -> (j, d)>
@@ -27,11 +29,11 @@
 // CHECK-NEXT:      vector.broadcast %[[KV0]] : index to vector<64xindex>
 // CHECK-NEXT:      arith.addi
 // CHECK-NEXT:      vector.broadcast
-// CHECK-NEXT:      arith.cmpi sle
-// CHECK-NEXT:      %[[S1:.+]] = arith.select %{{.+}}, %[[S]], %{{.+}}
-// CHECK-NEXT:      arith.cmpi slt
-// CHECK-NEXT:      vector.broadcast
-// CHECK-NEXT:      %[[S2:.+]] = arith.select %{{.+}}, %[[S1]], %{{.+}}
+// CHECK-NEXT:      %[[C1:.+]] = arith.cmpi sle
+// CHECK-NEXT:      %[[C2:.+]] = arith.cmpi slt
+// CHECK-NEXT:      %[[B2:.+]] = vector.broadcast %[[C2]]
+// CHECK-NEXT:      %[[C:.+]] = arith.andi %[[C1]], %[[B2]] : vector<64x64xi1>
+// CHECK-NEXT:      %[[S2:.+]] = arith.select %[[C]], %[[S]], %{{.+}} : vector<64x64xi1>, vector<64x64xf32>
 // CHECK-NEXT:      scf.yield %[[S2]] : vector<64x64xf32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    vector.multi_reduction <maximumf>, %[[M]]
