@@ -321,8 +321,12 @@ def SplitMask : Pass<"attncc-split-mask", "func::FuncOp"> {
     found by interval arithmetic on the index vectors (a <= b everywhere iff
     max a <= min b). Blocks below the causal diagonal and before a symbolic
     end then skip the per-element index math, compares and selects. A chain
-    whose condition is outside that grammar is left alone. Bitwise the same
-    result.
+    whose condition is outside that grammar is left alone. In the else
+    branch the chain is one select of the conditions' conjunction, and a
+    comparison of the block's keys with a per-row bound is relative to the
+    block: `kv0 + step <= i` becomes `step <= i - kv0`, the subtraction once
+    per row instead of the addition once per element (ptxas kept a
+    128-column row's key indices alive otherwise). Bitwise the same result.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

@@ -14,6 +14,9 @@
 //         %s = scf.if %all -> (T) { scf.yield %x }
 //              else { <the comparisons>; %c = arith.andi %c1, %c2;
 //                     %s2 = arith.select %c, %x, %id; scf.yield %s2 }
+//       with each comparison of the block's keys against a per-row bound
+//       relative to the block in the else branch: (kv0 + step) <= i as
+//       step <= (i - kv0).
 //       The bounds of an index vector are found by interval arithmetic
 //       (step: [0, n-1]; broadcast and shape_cast: their source's; addi,
 //       subi: sums and differences of bounds); a signed comparison is true
@@ -145,6 +148,99 @@ private:
   DenseMap<Value, Bounds> memo;
 };
 
+/// `v` as `broadcast(x) + rest` (through broadcasts and shape casts of
+/// vectors), x the fold's block offset `kv0` (its induction variable), as in
+/// `kv0 + step`. Returns rest rebuilt at v's type, or nothing.
+std::optional<Value> peelOffset(OpBuilder &b, Location loc, Value v, Value x) {
+  auto rewrap = [&](Operation *op, Value src) -> std::optional<Value> {
+    auto inner = peelOffset(b, loc, src, x);
+    if (!inner)
+      return std::nullopt;
+    Type t = op->getResult(0).getType();
+    return isa<vector::BroadcastOp>(op) ? vector::BroadcastOp::create(b, loc, t, *inner).getResult()
+                                        : vector::ShapeCastOp::create(b, loc, t, *inner).getResult();
+  };
+  if (auto bc = v.getDefiningOp<vector::BroadcastOp>())
+    return isa<VectorType>(bc.getSourceType()) ? rewrap(bc, bc.getSource()) : std::nullopt;
+  if (auto sc = v.getDefiningOp<vector::ShapeCastOp>())
+    return rewrap(sc, sc.getSource());
+  auto add = v.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  auto isOffset = [&](Value y) {
+    auto bc = y.getDefiningOp<vector::BroadcastOp>();
+    return bc && bc.getSource() == x;
+  };
+  if (isOffset(add.getLhs()))
+    return add.getRhs();
+  if (isOffset(add.getRhs()))
+    return add.getLhs();
+  return std::nullopt;
+}
+
+/// `v - broadcast(x)`, the subtraction pushed below v's broadcasts and shape
+/// casts, so that it is done once per row (or once per block) rather than
+/// once per element of the block.
+Value minusScalar(OpBuilder &b, Location loc, Value v, Value x) {
+  Type t = v.getType();
+  if (auto bc = v.getDefiningOp<vector::BroadcastOp>()) {
+    Value src = bc.getSource();
+    Value d = isa<VectorType>(src.getType()) ? minusScalar(b, loc, src, x)
+                                             : arith::SubIOp::create(b, loc, src, x).getResult();
+    return vector::BroadcastOp::create(b, loc, t, d);
+  }
+  if (auto sc = v.getDefiningOp<vector::ShapeCastOp>())
+    return vector::ShapeCastOp::create(b, loc, t, minusScalar(b, loc, sc.getSource(), x));
+  if (auto c = v.getDefiningOp<arith::ConstantOp>())
+    if (auto s = dyn_cast<SplatElementsAttr>(c.getValue())) {
+      Value k = arith::ConstantIndexOp::create(b, loc, s.getSplatValue<APInt>().getSExtValue());
+      return vector::BroadcastOp::create(b, loc, t, arith::SubIOp::create(b, loc, k, x).getResult());
+    }
+  return arith::SubIOp::create(b, loc, v, vector::BroadcastOp::create(b, loc, t, x).getResult());
+}
+
+/// One value for the whole vector: a splat constant or a broadcast scalar.
+bool isUniform(Value v) {
+  while (auto bc = v.getDefiningOp<vector::BroadcastOp>()) {
+    if (!isa<VectorType>(bc.getSourceType()))
+      return true;
+    v = bc.getSource();
+  }
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  return c && isa<SplatElementsAttr>(c.getValue());
+}
+
+/// A mask comparison `(kv0 + step) p r`, r a per-row bound (the causal
+/// diagonal, a window's edge), written as `step p (r - kv0)`: the same truth
+/// value (index arithmetic does not wrap at these sizes), but per element
+/// only a compare of the column's constant with the row's bound. With the
+/// offset added per element, ptxas kept a block's worth of key indices alive
+/// and spilled (a 128-column tcgen05 row with seq_q > seq_k, causal: 308 B).
+/// A bound that is one value for the block (the key bound kv < n) keeps its
+/// form: moving the offset there saves one add per element but no live
+/// value, and it tipped ptxas into spilling a rung at 255 registers
+/// (L1-mma of bench/ladder.txt, 0 -> 16 B).
+void relativeCompare(arith::CmpIOp cmp, Value kv0) {
+  if (!isa<VectorType>(cmp.getType()) || !getElementTypeOrSelf(cmp.getLhs().getType()).isIndex())
+    return;
+  OpBuilder b(cmp);
+  Location loc = cmp.getLoc();
+  Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
+  if (isUniform(lhs) || isUniform(rhs))
+    return;
+  if (auto rest = peelOffset(b, loc, lhs, kv0)) {
+    lhs = *rest;
+    rhs = minusScalar(b, loc, rhs, kv0);
+  } else if (auto rest = peelOffset(b, loc, rhs, kv0)) {
+    rhs = *rest;
+    lhs = minusScalar(b, loc, lhs, kv0);
+  } else {
+    return;
+  }
+  cmp.getLhsMutable().assign(lhs);
+  cmp.getRhsMutable().assign(rhs);
+}
+
 /// A select that masks with a splat constant.
 bool isMaskSelect(Operation *op) {
   auto s = dyn_cast_or_null<arith::SelectOp>(op);
@@ -250,6 +346,13 @@ struct SplitMaskPass : mlir::attncc::impl::SplitMaskBase<SplitMaskPass> {
         for (arith::SelectOp c : llvm::reverse(chain))
           c->erase();
       }
+      // The comparisons relative to the block: see relativeCompare.
+      SmallVector<arith::CmpIOp> cmps(elseBlock->getOps<arith::CmpIOp>());
+      for (arith::CmpIOp c : cmps)
+        relativeCompare(c, loop.getInductionVar());
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*elseBlock)))
+        if (op.use_empty() && isPure(&op) && !op.hasTrait<OpTrait::IsTerminator>())
+          op.erase();
     }
   }
 
