@@ -74,3 +74,29 @@ for l in open('$OUT/ab/anchors.jsonl'):
 " || true
   rm -f $OUT/ab/gpu.txt $OUT/ab/x.jsonl
 fi
+#   3. bench/patches/clip-hull.patch (branch wip-clip-hull: attncc-partition's closed-form hull of
+#      a monotone fold bound) over the sweeps whose kernels it changes, with the patched kernels
+#      in build-bundles-ch. Make them here first, in a worktree with the patch applied:
+#        git worktree add /tmp/ch HEAD && cd /tmp/ch && git am <main>/bench/patches/clip-hull.patch \
+#          && cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release && ninja -C build attncc
+#        OUT=<main>/build-bundles-ch ATTNCC=/tmp/ch/build/tools/attncc/attncc bash scripts/make-bundles.sh \
+#          bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wgmma.txt bench/sweep-tma-mma.txt \
+#          bench/sweep-wspec.txt bench/sweep-x4.txt bench/sweep-moves.txt bench/sweep-tcgen05-rungs.txt \
+#          bench/perf-default.txt bench/perf-sm120.txt
+#      and carry build-deps and build-bundles-ch. The defaults at full size get 120 s each; then
+#      the defaults timed beside PyTorch (scripts/gpu-tc-perf.sh) if the call has time left.   $OUT/h/
+if [ "$PART" = 3 ]; then
+  [ -d build-bundles-ch ] || { echo "PART=3 needs build-bundles-ch"; exit 1; }
+  rm -rf build-bundles && mv build-bundles-ch build-bundles
+  mkdir -p $OUT/h
+  OUT=$OUT/h SWEEP="bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wgmma.txt bench/sweep-tma-mma.txt bench/sweep-wspec.txt bench/sweep-x4.txt bench/sweep-moves.txt bench/sweep-tcgen05-rungs.txt" \
+    FULL="" LADDER="" SAN="" CONTROLS="" REFS="" STEP_TIMEOUT=150 \
+    timeout 330 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -8
+  source scripts/gpu-build-runner.sh > /dev/null 2>&1
+  for b in $(for l in bench/perf-default.txt bench/perf-sm120.txt; do names $l; done | grep -v '^alt'); do
+    timeout 120 $R --gpu-reference --json $OUT/h/verify.jsonl build-bundles/$b > /tmp/full.txt 2>&1 \
+      && tail -1 /tmp/full.txt | cut -c1-150 || echo "full: $b FAILED or timed out (rc $?)"
+  done
+  python3 scripts/results-json.py $OUT/h --what "bench/session17-call.sh PART=3: clip-hull.patch (closed-form hull) over the tensor-core sweeps and the defaults at full size" > /dev/null 2>&1 || echo results-json failed
+  rm -f $OUT/h/gpu.txt
+fi
