@@ -82,19 +82,33 @@ fi
 #        OUT=<main>/build-bundles-ch ATTNCC=/tmp/ch/build/tools/attncc/attncc bash scripts/make-bundles.sh \
 #          bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wgmma.txt bench/sweep-tma-mma.txt \
 #          bench/sweep-wspec.txt bench/sweep-x4.txt bench/sweep-moves.txt bench/sweep-tcgen05-rungs.txt \
-#          bench/perf-default.txt bench/perf-sm120.txt
-#      and carry build-deps and build-bundles-ch. The defaults at full size get 120 s each; then
-#      the defaults timed beside PyTorch (scripts/gpu-tc-perf.sh) if the call has time left.   $OUT/h/
+#          bench/perf-default.txt bench/perf-sm120.txt bench/perf-pdl.txt bench/perf-decode10.txt \
+#          bench/sweep-pdl.txt
+#      and carry build-deps and build-bundles-ch. The defaults at full size get FULL_TIMEOUT s each
+#      (120), all within PART_BUDGET s (420). (The 27 kernels of perf-pdl, perf-decode10 and
+#      sweep-pdl have byte-identical PTX with and without the patch, checked 2026-12-07, so PART=2
+#      can run on these bundles.)                                              $OUT/h/
+#   4. PART=3 then PART=2 in one call (a fresh machine costs ~6 minutes of device time to start:
+#      2026-12-07's first call held the machine 832 s for a 470 s command).
+if [ "$PART" = 4 ]; then
+  PART=3 PART_BUDGET=${PART_BUDGET:-300} FULL_TIMEOUT=40 bash "$0"
+  PART=2 ABAB_TIMEOUT=150 bash "$0" # PART=3 left the patched bundles in build-bundles
+  exit 0
+fi
 if [ "$PART" = 3 ]; then
   [ -d build-bundles-ch ] || { echo "PART=3 needs build-bundles-ch"; exit 1; }
   rm -rf build-bundles && mv build-bundles-ch build-bundles
   mkdir -p $OUT/h
+  t0=$(date +%s)
   OUT=$OUT/h SWEEP="bench/sweep-tc.txt bench/sweep-tma.txt bench/sweep-wgmma.txt bench/sweep-tma-mma.txt bench/sweep-wspec.txt bench/sweep-x4.txt bench/sweep-moves.txt bench/sweep-tcgen05-rungs.txt" \
     FULL="" LADDER="" SAN="" CONTROLS="" REFS="" STEP_TIMEOUT=150 \
     timeout 330 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -8
   source scripts/gpu-build-runner.sh > /dev/null 2>&1
   for b in $(for l in bench/perf-default.txt bench/perf-sm120.txt; do names $l; done | grep -v '^alt'); do
-    timeout 120 $R --gpu-reference --json $OUT/h/verify.jsonl build-bundles/$b > /tmp/full.txt 2>&1 \
+    left=$(( ${PART_BUDGET:-420} - ($(date +%s) - t0) ))
+    [ $left -gt 20 ] || { echo "full: $b not run (budget)"; continue; }
+    t=${FULL_TIMEOUT:-120}; [ $left -lt $t ] && t=$left
+    timeout $t $R --gpu-reference --json $OUT/h/verify.jsonl build-bundles/$b > /tmp/full.txt 2>&1 \
       && tail -1 /tmp/full.txt | cut -c1-150 || echo "full: $b FAILED or timed out (rc $?)"
   done
   python3 scripts/results-json.py $OUT/h --what "bench/session17-call.sh PART=3: clip-hull.patch (closed-form hull) over the tensor-core sweeps and the defaults at full size" > /dev/null 2>&1 || echo results-json failed
