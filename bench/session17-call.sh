@@ -88,8 +88,8 @@ fi
 #      (120), all within PART_BUDGET s (420). (The 27 kernels of perf-pdl, perf-decode10 and
 #      sweep-pdl have byte-identical PTX with and without the patch, checked 2026-12-07, so PART=2
 #      can run on these bundles.)                                              $OUT/h/
-#   4. PART=3 then PART=2 in one call (a fresh machine costs ~6 minutes of device time to start:
-#      2026-12-07's first call held the machine 832 s for a 470 s command).
+#   4. PART=3 then PART=2 in one call (a fresh machine's start counts against the session's device
+#      time: about 170 s on 2026-12-07).
 if [ "$PART" = 4 ]; then
   PART=3 PART_BUDGET=${PART_BUDGET:-300} FULL_TIMEOUT=40 bash "$0"
   PART=2 ABAB_TIMEOUT=150 bash "$0" # PART=3 left the patched bundles in build-bundles
