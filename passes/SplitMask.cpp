@@ -178,33 +178,31 @@ std::optional<Value> peelOffset(OpBuilder &b, Location loc, Value v, Value x) {
   return std::nullopt;
 }
 
-/// `v - broadcast(x)`, the subtraction pushed below v's broadcasts and shape
-/// casts, so that it is done once per row (or once per block) rather than
-/// once per element of the block.
+/// `v - broadcast(x)` for a `v` that is not uniform (isUniform), the
+/// subtraction pushed below v's broadcasts and shape casts of vectors, so
+/// that it is done once per row rather than once per element of the block.
 Value minusScalar(OpBuilder &b, Location loc, Value v, Value x) {
   Type t = v.getType();
-  if (auto bc = v.getDefiningOp<vector::BroadcastOp>()) {
-    Value src = bc.getSource();
-    Value d = isa<VectorType>(src.getType()) ? minusScalar(b, loc, src, x)
-                                             : arith::SubIOp::create(b, loc, src, x).getResult();
-    return vector::BroadcastOp::create(b, loc, t, d);
-  }
+  if (auto bc = v.getDefiningOp<vector::BroadcastOp>())
+    return vector::BroadcastOp::create(b, loc, t, minusScalar(b, loc, bc.getSource(), x));
   if (auto sc = v.getDefiningOp<vector::ShapeCastOp>())
     return vector::ShapeCastOp::create(b, loc, t, minusScalar(b, loc, sc.getSource(), x));
-  if (auto c = v.getDefiningOp<arith::ConstantOp>())
-    if (auto s = dyn_cast<SplatElementsAttr>(c.getValue())) {
-      Value k = arith::ConstantIndexOp::create(b, loc, s.getSplatValue<APInt>().getSExtValue());
-      return vector::BroadcastOp::create(b, loc, t, arith::SubIOp::create(b, loc, k, x).getResult());
-    }
   return arith::SubIOp::create(b, loc, v, vector::BroadcastOp::create(b, loc, t, x).getResult());
 }
 
-/// One value for the whole vector: a splat constant or a broadcast scalar.
+/// One value for the whole vector: a splat constant or a broadcast scalar,
+/// through broadcasts and shape casts.
 bool isUniform(Value v) {
-  while (auto bc = v.getDefiningOp<vector::BroadcastOp>()) {
-    if (!isa<VectorType>(bc.getSourceType()))
-      return true;
-    v = bc.getSource();
+  while (true) {
+    if (auto bc = v.getDefiningOp<vector::BroadcastOp>()) {
+      if (!isa<VectorType>(bc.getSourceType()))
+        return true;
+      v = bc.getSource();
+    } else if (auto sc = v.getDefiningOp<vector::ShapeCastOp>()) {
+      v = sc.getSource();
+    } else {
+      break;
+    }
   }
   auto c = v.getDefiningOp<arith::ConstantOp>();
   return c && isa<SplatElementsAttr>(c.getValue());
