@@ -583,8 +583,66 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
     return success();
   }
 
+  /// How `x` moves with the row `row` through the ops of `slice`: +1 never
+  /// down (non-decreasing), -1 never up, 0 not the row's (the same for every
+  /// row), nullopt not known. Sums, differences, min and max of monotone
+  /// terms and products with a constant keep a direction; anything else
+  /// (a division, a remainder: PACK=gqa's head and query) is not known.
+  static std::optional<int> direction(Value x, Value row, const SetVector<Operation *> &slice) {
+    if (x == row)
+      return 1;
+    Operation *d = x.getDefiningOp();
+    if (!d || !slice.contains(d))
+      return 0; // defined outside the slice: the same for every row
+    if (d->getNumRegions() != 0)
+      return std::nullopt;
+    auto both = [&](Value a, Value b, bool negateB) -> std::optional<int> {
+      auto da = direction(a, row, slice), db = direction(b, row, slice);
+      if (!da || !db)
+        return std::nullopt;
+      int s = *da, t = negateB ? -*db : *db;
+      if (s == 0 || t == 0 || s == t)
+        return s ? s : t;
+      return std::nullopt; // one up, one down
+    };
+    if (auto a = dyn_cast<arith::AddIOp>(d))
+      return both(a.getLhs(), a.getRhs(), false);
+    if (auto a = dyn_cast<arith::SubIOp>(d))
+      return both(a.getLhs(), a.getRhs(), true);
+    if (auto a = dyn_cast<arith::MinSIOp>(d))
+      return both(a.getLhs(), a.getRhs(), false);
+    if (auto a = dyn_cast<arith::MaxSIOp>(d))
+      return both(a.getLhs(), a.getRhs(), false);
+    if (auto a = dyn_cast<arith::MulIOp>(d)) {
+      IntegerAttr k;
+      Value other;
+      if (matchPattern(a.getRhs(), m_Constant(&k)))
+        other = a.getLhs();
+      else if (matchPattern(a.getLhs(), m_Constant(&k)))
+        other = a.getRhs();
+      else
+        return std::nullopt;
+      auto dOther = direction(other, row, slice);
+      if (!dOther)
+        return std::nullopt;
+      int64_t kv = k.getValue().getSExtValue();
+      return kv == 0 ? 0 : (kv > 0 ? *dOther : -*dOther);
+    }
+    // Any other op is the same for every row if its operands are (a length
+    // read from memory by a varlen batch).
+    for (Value o : d->getOperands()) {
+      auto dir = direction(o, row, slice);
+      if (!dir || *dir != 0)
+        return std::nullopt;
+    }
+    return 0;
+  }
+
   /// min (or max) over the tile's rows of a per-row bound: the scalar
-  /// computation of `bound` (its slice inside the map) run once per row.
+  /// computation of `bound` (its slice inside the map) at the tile's first or
+  /// last row when the bound moves one way with the row (the causal
+  /// diagonal's min(row + 1 + (seq_k - seq_q), seq_k), a window's edge), and
+  /// otherwise run once per row in a loop.
   Value hull(Vectorizer &v, ReduceOp reduce, Value bound, Cls c, bool isMin) {
     if (c.uniform())
       return v.get(bound).first;
@@ -608,6 +666,15 @@ struct PartitionPass : mlir::attncc::impl::PartitionBase<PartitionPass> {
         bb.clone(*op, m);
       return m.lookupOrDefault(bound);
     };
+    // Monotone: the min and the max are at the ends (the loop over the rows
+    // computed the same value, M - 1 steps per tile).
+    if (std::optional<int> dir = direction(bound, v.oldRow, slice); dir && *dir != 0) {
+      bool atFirst = (*dir > 0) == isMin;
+      Value row = atFirst ? v.rowBase
+                          : arith::AddIOp::create(b, loc, v.rowBase,
+                                                  arith::ConstantIndexOp::create(b, loc, v.M - 1)).getResult();
+      return at(b, row);
+    }
     Value first = at(b, v.rowBase);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value from = arith::AddIOp::create(b, loc, v.rowBase, one);

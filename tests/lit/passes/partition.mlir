@@ -110,7 +110,8 @@ func.func @attention(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v:
 
 // Causal (kv <= i): after clip-identity the upper bound min(100, i + 1)
 // depends on the row. The fold runs to the tile's hull, the max over its 64
-// rows (an scf.for named hi), and a per-row mask keeps kv < min(100, i + 1).
+// rows, and a per-row mask keeps kv < min(100, i + 1). The bound never falls
+// as the row grows, so the max is its value at the tile's last row.
 
 #mdo = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
 #tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
@@ -119,19 +120,15 @@ func.func @attention(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v:
 // Rows fold different lengths, so the tiles run last to first.
 // CLIP:       %tile_rev = arith.subi %{{.+}}, %tile : index
 // CLIP:       %row0 = arith.muli %tile_rev, %{{.+}} : index
-// The bound of row0 seeds the hull; rows row0+1 .. row0+63 widen it.
-// CLIP:       %[[FIRST:.+]] = arith.minsi %[[N:.+]], %{{.+}} : index
-// CLIP:       %[[ONE:.+]] = arith.constant 1 : index
-// CLIP:       %[[FROM:.+]] = arith.addi %row0, %[[ONE]] : index
-// CLIP:       %[[M:.+]] = arith.constant 64 : index
-// CLIP:       %[[TO:.+]] = arith.addi %row0, %[[M]] : index
-// CLIP:       %hi = scf.for %[[R:.+]] = %[[FROM]] to %[[TO]] step %[[ONE]] iter_args(%[[ACC:.+]] = %[[FIRST]]) -> (index) {
-// CLIP:         %[[X:.+]] = arith.minsi %[[N]], %{{.+}} : index
-// CLIP:         %[[Y:.+]] = arith.maxsi %[[ACC]], %[[X]] : index
-// CLIP:         scf.yield %[[Y]] : index
-// CLIP:       }
-// CLIP-NOT:   %lo = scf.for
-// CLIP:       %fold:3 = scf.for %kv0 = %{{.+}} to %hi step %{{.+}} iter_args
+// The hull: the bound at row0 + 63, min(100, row0 + 63 + 1), and no loop
+// over the rows.
+// CLIP:       %[[C63:.+]] = arith.constant 63 : index
+// CLIP-NEXT:  %[[LAST:.+]] = arith.addi %row0, %[[C63]] : index
+// CLIP-NEXT:  %[[ONE:.+]] = arith.constant 1 : index
+// CLIP-NEXT:  %[[NEXT:.+]] = arith.addi %[[LAST]], %[[ONE]] : index
+// CLIP-NEXT:  %[[HI:.+]] = arith.minsi %{{.+}}, %[[NEXT]] {attncc.clip} : index
+// CLIP-NOT:   scf.for
+// CLIP:       %fold:3 = scf.for %kv0 = %{{.+}} to %[[HI]] step %{{.+}} iter_args
 // CLIP:         vector.contract
 // The causal select the lift had, per (row, key):
 // CLIP:         arith.cmpi sle, %{{.+}}, %{{.+}} : vector<64x64xindex>
@@ -226,20 +223,21 @@ func.func @causal_lpt(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v
 // -----
 
 // A sliding window (i - 32 <= kv <= i): both ends depend on the row, so the
-// fold runs from the min over the tile's rows (lo) to the max (hi), and the
-// mask checks both ends.
+// fold runs from the min over the tile's rows to the max, and the mask checks
+// both ends. Both bounds grow with the row: the min is the lower bound at
+// row0, the max the upper bound at row0 + 63.
 
 #mdo = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
 #tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
 
 // CLIP-LABEL: func.func @window
-// CLIP:       %lo = scf.for %{{.+}} iter_args(%[[LACC:.+]] = %{{.+}}) -> (index) {
-// CLIP:         arith.minsi %[[LACC]], %{{.+}} : index
-// CLIP:       }
-// CLIP:       %hi = scf.for %{{.+}} iter_args(%[[HACC:.+]] = %{{.+}}) -> (index) {
-// CLIP:         arith.maxsi %[[HACC]], %{{.+}} : index
-// CLIP:       }
-// CLIP:       %fold:3 = scf.for %kv0 = %lo to %hi step %{{.+}} iter_args
+// CLIP:       %[[FIRST:.+]] = arith.subi %row0, %{{.+}} : index
+// CLIP-NEXT:  %[[LO:.+]] = arith.maxsi %{{.+}}, %[[FIRST]] {attncc.clip} : index
+// CLIP-NEXT:  %[[C63:.+]] = arith.constant 63 : index
+// CLIP-NEXT:  %[[LAST:.+]] = arith.addi %row0, %[[C63]] : index
+// CLIP:       %[[HI:.+]] = arith.minsi %{{.+}}, %{{.+}} {attncc.clip} : index
+// CLIP-NOT:   scf.for
+// CLIP:       %fold:3 = scf.for %kv0 = %[[LO]] to %[[HI]] step %{{.+}} iter_args
 // CLIP:         arith.cmpi slt, %{{.+}}, %{{.+}} : vector<64xindex>
 // CLIP:         vector.multi_reduction <maximumf>
 func.func @window(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: memref<1x2x100x64xf16>, %o: memref<1x2x100x64xf16>) {
@@ -435,6 +433,62 @@ func.func @row_guard(%x: memref<?x96xf16>, %y: memref<?xf32>, %starts: memref<4x
       }
       memref.store %m, %ys[%i] : memref<?xf32, strided<[1], offset: ?>>
     } {attncc.row_guard}
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A bound that does not move one way with the row (kv <= i mod 7): the hull
+// is the max over the tile's rows, run as a loop (an scf.for named hi).
+
+#mdo = #monoid.carrier<m: max(-inf), d: add(0) twist(m), o: add(0) twist(m)>
+#tc = #monoid.schedule<"TILE@kv=a:mma_m16n8k16_f16/w4x1/f1x8/k4">
+
+// CLIP-LABEL: func.func @causal_rem
+// CLIP:       arith.remsi %row0
+// CLIP:       %[[FIRST:.+]] = arith.minsi %{{.+}} {attncc.clip} : index
+// CLIP-NEXT:  %[[ONE:.+]] = arith.constant 1 : index
+// CLIP-NEXT:  %[[FROM:.+]] = arith.addi %row0, %[[ONE]] : index
+// CLIP:       %[[M:.+]] = arith.constant 64 : index
+// CLIP:       %[[TO:.+]] = arith.addi %row0, %[[M]] : index
+// CLIP:       %hi = scf.for %{{.+}} = %[[FROM]] to %[[TO]] step %[[ONE]] iter_args(%[[ACC:.+]] = %[[FIRST]]) -> (index) {
+// CLIP:         arith.remsi
+// CLIP:         %[[X:.+]] = arith.minsi %{{.+}}, %{{.+}} : index
+// CLIP:         %[[Y:.+]] = arith.maxsi %[[ACC]], %[[X]] : index
+// CLIP:         scf.yield %[[Y]] : index
+// CLIP:       }
+// CLIP:       %fold:3 = scf.for %kv0 = %{{.+}} to %hi step %{{.+}} iter_args
+func.func @causal_rem(%q: memref<1x2x100x64xf16>, %k: memref<1x2x100x64xf16>, %v: memref<1x2x100x64xf16>, %o: memref<1x2x100x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c100 = arith.constant 100 : index
+  scf.parallel (%b, %h, %i) = (%c0, %c0, %c0) to (%c1, %c2, %c100) step (%c1, %c1, %c1) {
+    %state:3 = monoid.reduce "kv" %c0 to %c100 carrier #mdo schedule #tc : f32, f32, vector<64xf32> {
+    ^bb0(%kv: index):
+      %q_i = vector.load %q[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %k_j = vector.load %k[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %qk = monoid.contract %q_i, %k_j : vector<64xf16>, vector<64xf16> -> f32
+      %c7 = arith.constant 7 : index
+      %r = arith.remsi %i, %c7 : index
+      %ok = arith.cmpi sle, %kv, %r : index
+      %ninf = arith.constant 0xFF800000 : f32
+      %s = arith.select %ok, %qk, %ninf : f32
+      %v_j = vector.load %v[%b, %h, %kv, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
+      %v_f32 = arith.extf %v_j : vector<64xf16> to vector<64xf32>
+      %one = arith.constant 1.000000e+00 : f32
+      monoid.yield %s, %one, %v_f32 : f32, f32, vector<64xf32>
+    }
+    %out = monoid.project %state#0, %state#1, %state#2 carrier #mdo : f32, f32, vector<64xf32> -> vector<64xf32> {
+    ^bb0(%m: f32, %d: f32, %acc: vector<64xf32>):
+      %dv = vector.broadcast %d : f32 to vector<64xf32>
+      %r = arith.divf %acc, %dv : vector<64xf32>
+      monoid.yield %r : vector<64xf32>
+    }
+    %o16 = arith.truncf %out : vector<64xf32> to vector<64xf16>
+    vector.store %o16, %o[%b, %h, %i, %c0] : memref<1x2x100x64xf16>, vector<64xf16>
     scf.reduce
   }
   return
