@@ -33,12 +33,13 @@ const char *kWhere = "H200, 2026-12-01, bench/results/2026-12-01-h200-call3-scal
 /// The decode schedule on tensor cores (issue 16): mma.sync, w<1|2|4>x1/f1x8, K
 /// and V by cp.async, PACK=gqa, a split for about 1024 CTAs (defaultSchedule).
 const char *kDecodeMeasured =
-    "at [8,32/8,1,32768,128] bf16 253.4 us (f1x4, a TMA ring of three, g16; 4.24 TB/s, 99 % of the 4.3 TB/s "
-    "copy bandwidth; cuDNN 250.5, flash 250.8), at [1,32/8,1,131072,128] 146.0 us with g128 (cuDNN 133.2, "
-    "flash 155.9), at [64,32/8,1,4096,128] 250.6 us with g2 (cuDNN 245.8, flash 408.5), MQA "
-    "[16,32/1,1,8192,128] 31.1 us with w2 and g32 (cuDNN 28.4, flash 32.7), Sq = 4 causal 259.6 us, Sq = 16 "
-    "causal (w4, f1x8, a ring of two) 314.5 us (cuDNN 774.5 and 771.5 non-causal) (H200, 2026-12-04, "
-    "bench/results/2026-12-04-h200-decode7-abab.json, PyTorch in the same call)";
+    "at [8,32/8,1,32768,128] bf16 247.7 us (f1x4, a TMA ring of three, g16; 4.33 TB/s; cuDNN 246.0, flash "
+    "245.3), at [1,32/8,1,131072,128] 134.1 us with g64 (cuDNN 129.6, flash 146.9), MQA [16,32/1,1,8192,128] "
+    "26.7 us with w2 and g16 (cuDNN 30.1, flash 31.8) (H200, 2026-12-07, "
+    "bench/results/2026-12-07-h200-decode-pdl-abab.json); at [64,32/8,1,4096,128] 250.6 us with g2 (cuDNN "
+    "245.8, flash 408.5), Sq = 4 causal 259.6 us, Sq = 16 causal (w4, f1x8, a ring of two) 314.5 us (cuDNN "
+    "774.5 and 771.5 non-causal) (H200, 2026-12-04, bench/results/2026-12-04-h200-decode7-abab.json; "
+    "PyTorch in the same call each time)";
 /// The varlen decode row with PACK=gqa and a pinned split, beside the same
 /// shapes dense (bench/varlen-decode-call.sh).
 const char *kVarlenDecodeMeasured =

@@ -85,7 +85,9 @@ Value autoGroups(OpBuilder &b, Location loc, ReduceOp r, scf::ParallelOp map, Va
     points = b.createOrFold<arith::MulIOp>(loc, points, e);
   Value byLength = b.createOrFold<arith::CeilDivUIOp>(loc, n, cst(std::max(::attncc::kAutoSplitMinPart, block)));
   Value byGrid = b.createOrFold<arith::CeilDivUIOp>(loc, cst(::attncc::kAutoSplitCtas), points);
-  Value g = b.createOrFold<arith::MinUIOp>(loc, byLength, byGrid);
+  // The cap first: with a constant grid term the two fold into one.
+  Value capped = b.createOrFold<arith::MinUIOp>(loc, byGrid, cst(::attncc::kAutoSplitMaxParts));
+  Value g = b.createOrFold<arith::MinUIOp>(loc, byLength, capped);
   return arith::MaxUIOp::create(b, named(loc, "parts"), g, cst(1));
 }
 

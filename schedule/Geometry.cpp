@@ -26,7 +26,7 @@ int64_t contractionDepth(const TileKnob &t) {
 int64_t autoSplitCount(int64_t n, int64_t block, int64_t points) {
   int64_t byLength = (n + std::max(kAutoSplitMinPart, block) - 1) / std::max(kAutoSplitMinPart, block);
   int64_t byGrid = (kAutoSplitCtas + points - 1) / points;
-  return std::max<int64_t>(1, std::min(byLength, byGrid));
+  return std::max<int64_t>(1, std::min({byLength, byGrid, kAutoSplitMaxParts}));
 }
 
 } // namespace attncc

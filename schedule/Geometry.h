@@ -36,13 +36,18 @@ int64_t contractionDepth(const TileKnob &t);
 /// REDUCE@<axis>=gauto's split count (attncc-split-reduce builds it in the IR,
 /// the decode defaults evaluate it): enough parts for about kAutoSplitCtas
 /// CTAs over `points` (the map's other points, rows counted in row tiles),
-/// with at least max(kAutoSplitMinPart, block) elements a part:
-///   G = max(1, min(ceil(n / max(256, block)), ceil(1024 / points)))
-/// The constants are the H200's measured decode winners (2026-12-03: g128
-/// at 131072 keys over 8 KV heads, g16-g32 at 32768 over 64; 2026-12-04:
-/// g32 at 8192 over 16, MQA, 31.1 us against 39.7 with g64, so parts of at
-/// least 256 keys, not 128); the device's SM count is not consulted.
-inline constexpr int64_t kAutoSplitCtas = 1024, kAutoSplitMinPart = 256;
+/// with at least max(kAutoSplitMinPart, block) elements a part, and at most
+/// kAutoSplitMaxParts parts:
+///   G = max(1, min(ceil(n / max(512, block)), ceil(1024 / points), 64))
+/// The constants are the H200's measured decode winners. 2026-12-07
+/// (bench/results/2026-12-07-h200-decode-pdl-abab.json): g64 134.1 us at
+/// 131072 keys over 8 KV heads against g128 143.5 and g32 134.9 (the
+/// combine folds the parts of a row one batch of 8 after another, so 128
+/// parts cost it 16 round trips), g16 26.7 us for MQA (8192 keys over 16)
+/// against g32 29.5 and g8 37.7, so parts of at least 512 keys; g16 at
+/// 32768 keys over 64 (2026-12-03/04) and g2 at 4096 over 512 are what the
+/// rule gave before and gives still. The device's SM count is not consulted.
+inline constexpr int64_t kAutoSplitCtas = 1024, kAutoSplitMinPart = 512, kAutoSplitMaxParts = 64;
 int64_t autoSplitCount(int64_t n, int64_t block, int64_t points);
 
 } // namespace attncc

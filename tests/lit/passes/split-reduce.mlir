@@ -414,7 +414,7 @@ func.func @per_sequence_gauto(%x: memref<3x100x100xf32>, %lens: memref<3xindex>,
 // CHECK-LABEL: func.func @per_sequence_gauto_mean
 // CHECK: %[[TOT:.*]] = memref.dim %arg0, %{{.*}} : memref<?x100xf32>
 // CHECK-NEXT: %[[MEAN:.*]] = arith.ceildivui %[[TOT]], %c3 : index
-// CHECK: arith.ceildivui %[[MEAN]], %c256
+// CHECK: arith.ceildivui %[[MEAN]], %c512
 // CHECK: %[[G:.*]] = arith.maxui
 // CHECK: scf.parallel ({{.*}}) = ({{.*}}) to (%c3, %c100, %[[G]])
 func.func @per_sequence_gauto_mean(%k: memref<?x100xf32> {attncc.role = "k", attncc.dims = ["total_k", "heads_kv_x_head_dim"]}, %cu: memref<4xindex>, %out: memref<3x100xf32>) {
