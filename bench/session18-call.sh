@@ -82,11 +82,18 @@ PY
   rm -rf build-bundles
 fi
 #   7. The decode split counts (bench/perf-decode-split.txt, in build-bundles-ch), alternating, two
-#      rounds, then PyTorch's flash and cuDNN at the four shapes.             $OUT/dg/
+#      rounds; the decode defaults at full size; PyTorch's flash and cuDNN.    $OUT/dg/
 if [ "$PART" = 7 ]; then
   mkdir -p $OUT/dg
   B=$(grep -v '^#' bench/perf-decode-split.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|' | tr '\n' ' ')
   OUT=$OUT/dg BUNDLES="$B" ROUNDS=2 BENCH=30 NOTE="decode split counts" timeout 120 bash scripts/gpu-abab.sh 2>&1 | tail -11
+  # The decode defaults since 9ec7790 (dg-mqa-g16, dg-128k-g64) and the 8x32k one, at full size
+  # against the fp32 GPU reference (the abab above only timed them).
+  source scripts/gpu-build-runner.sh > /dev/null 2>&1
+  for b in dg-mqa-g16 dg-128k-g64 dg-8x32k-g16; do
+    timeout 60 $R --gpu-reference --json $OUT/dg/verify.jsonl build-bundles/$b | tail -1 | cut -c1-150 || echo "full: $b FAILED or timed out"
+  done
+  python3 scripts/results-json.py $OUT/dg --what "bench/session18-call.sh PART=7: the decode defaults at full size" > /dev/null 2>&1 || echo results-json failed
   # (PART=2 measured PyTorch at the other three shapes in this session)
   NO_FLEX=1 timeout 60 python3 scripts/anchors-all.py ${DG_ANCHORS:-64,32,8,1,4096,128,bf16} > $OUT/dg/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
   python3 -c "
