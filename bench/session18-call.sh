@@ -2,6 +2,16 @@
 # (the clip-hull kernels: bench/patches/clip-hull.patch on 766f35d, bundled with the lists in
 # bench/session17-call.sh PART=3 plus bench/sweep-tcgen05-early.txt) and build-bundles-main
 # (766f35d's bench/perf-default.txt and bench/perf-sm120.txt), and build-bench (a copy of ../shared/bench/anchors.py, for PyTorch's backends).
+# Ran on 2026-12-07: 1, 2, 3, 5. Not run (device time out): 6, 7, 9 (PART=8 runs all three). For
+# them on main, from a fresh checkout (the bundle folders are not in git):
+#   bash scripts/setup.sh; bash scripts/build.sh; bash scripts/gpu-deps.sh
+#   mkdir -p build-bench && cp ../shared/bench/anchors.py build-bench/
+#   OUT=$PWD/build-bundles-ch bash scripts/make-bundles.sh bench/perf-decode-split.txt bench/sweep-tcgen05-early.txt
+#   6 needs build-bundles-bw with 766f35d's bw-a-asis (attncc refuses it since 605decc: bundle it
+#     from 766f35d, `git worktree add`), the hand edits of bench/bisect-wg-nosplit-hand.txt and
+#     sass/a-asis.cubin (ptxas -arch=sm_90a of its PTX); without it, run PART=7 then PART=9.
+#   COMMIT=<hash> PART=8 bash bench/session18-call.sh   (carry build-deps, build-bundles-bw,
+#     build-bundles-ch, build-bench)
 #   1. = bench/session17-call.sh PART=3: the clip-hull sweep and the defaults at full size.
 #   2. = bench/session17-call.sh PART=2 (decode serial against LAUNCH=pdl, the wgmma split
 #      controls, flash and cuDNN).
