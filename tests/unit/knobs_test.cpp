@@ -1,4 +1,5 @@
 //===- knobs_test.cpp - the knob codec: round trips, errors, fuzz --------===//
+#include "schedule/Geometry.h"
 #include "schedule/Schedule.h"
 
 #include <catch2/catch.hpp>
@@ -483,4 +484,16 @@ TEST_CASE("knobs: fuzzed strings never crash and accepted ones round trip", "[kn
   CHECK(refused > 5000);
   CHECK(canonicalChecked > 800);
   CHECK(accepted + refused == 20000);
+}
+
+TEST_CASE("knobs: gauto's split count (schedule/Geometry.h)", "[knobs][gauto]") {
+  // G = max(1, min(ceil(n / max(512, block)), ceil(1024 / points), 64)): the H200's decode
+  // winners of 2026-12-07 and before, at block 64 (f1x8) as the decode defaults evaluate it.
+  CHECK(autoSplitCount(32768, 64, 8 * 8) == 16);  // [8,32/8,1,32768]: the grid term
+  CHECK(autoSplitCount(131072, 64, 8) == 64);     // [1,32/8,1,131072]: the cap (the grid term is 128)
+  CHECK(autoSplitCount(8192, 64, 16) == 16);      // MQA [16,32/1,1,8192]: parts of 512 keys
+  CHECK(autoSplitCount(4096, 64, 64 * 8) == 2);   // [64,32/8,1,4096]: the grid term
+  CHECK(autoSplitCount(300, 64, 1) == 1);         // shorter than one part: no split
+  CHECK(autoSplitCount(1, 64, 4096) == 1);        // at least one part
+  CHECK(autoSplitCount(4096, 1024, 1) == 4);      // a block longer than 512 keys sets the part
 }
