@@ -108,16 +108,13 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
     // wg-nosplit.json), while N = 64 at head dim 128 and N = 128 at head
     // dim 64 pass. The cause is not found (docs/design-tensor-cores.md,
     // "The RS form of Q*K"), so the combination is refused, not run.
-    if (a.kind == AtomKind::Wgmma && tile.axis == reduceAxis && a.n * p.head_dim > 64 * 128) {
-      bool freeStaged = std::any_of(s.stages.begin(), s.stages.end(),
-                                    [&](const StageKnob &st) { return st.axis != tile.axis; });
-      if (!freeStaged)
-        return KnobError{knob, "wgmma_m64n" + std::to_string(a.n) + " with Q in registers",
-                         "a STAGE of the free axis with it (STAGE@q=d1/cp/swz128) or N <= " +
-                             std::to_string(64 * 128 / p.head_dim) + " at head dim " + std::to_string(p.head_dim) +
-                             ": Q*K from registers (the RS form) at N x head dim > 64 x 128 gave wrong results "
-                             "on the H200 (bench/results/2026-12-07-h200-bisect-wg-nosplit.json), cause not found"};
-    }
+    if (a.kind == AtomKind::Wgmma && tile.axis == reduceAxis && a.n * p.head_dim > 64 * 128 &&
+        !s.stagesOtherThan(tile.axis))
+      return KnobError{knob, "wgmma_m64n" + std::to_string(a.n) + " with Q in registers",
+                       "a STAGE of the free axis with it (STAGE@q=d1/cp/swz128) or N <= " +
+                           std::to_string(64 * 128 / p.head_dim) + " at head dim " + std::to_string(p.head_dim) +
+                           ": Q*K from registers (the RS form) at N x head dim > 64 x 128 gave wrong results "
+                           "on the H200 (bench/results/2026-12-07-h200-bisect-wg-nosplit.json), cause not found"};
   }
   for (const ReduceKnob &r : s.reduces) {
     if (r.axis != reduceAxis)

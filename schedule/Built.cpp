@@ -64,10 +64,7 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
       return KnobError{"OVERLAP", overlapName(*s.overlap),
                        "none or early with a tcgen05 atom (the rotation and the warpgroup turns are "
                        "built for mma.sync and wgmma)"};
-    bool freeStaged = false;
-    for (const StageKnob &st : s.stages)
-      freeStaged = freeStaged || st.axis != atomTile->axis;
-    if (!freeStaged)
+    if (!s.stagesOtherThan(atomTile->axis))
       return KnobError{"TILE@" + atomTile->axis, "tcgen05 atom",
                        "a STAGE of the free axis with it (STAGE@q=d1/cp/swz128: tcgen05 reads Q from "
                        "shared memory)"};

@@ -625,5 +625,8 @@ template <typename K> static const K *findAxis(const std::vector<K> &v, const st
 const TileKnob *Schedule::tile(const std::string &axis) const { return findAxis(tiles, axis); }
 const StageKnob *Schedule::stage(const std::string &axis) const { return findAxis(stages, axis); }
 const ReduceKnob *Schedule::reduce(const std::string &axis) const { return findAxis(reduces, axis); }
+bool Schedule::stagesOtherThan(const std::string &foldAxis) const {
+  return std::any_of(stages.begin(), stages.end(), [&](const StageKnob &st) { return st.axis != foldAxis; });
+}
 
 } // namespace attncc

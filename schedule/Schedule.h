@@ -170,6 +170,9 @@ struct Schedule {
 
   const TileKnob *tile(const std::string &axis) const;
   const StageKnob *stage(const std::string &axis) const;
+  /// Whether an axis other than `foldAxis` is staged (STAGE@q: the Q tile
+  /// through shared memory, the A operand of the fold's first contraction).
+  bool stagesOtherThan(const std::string &foldAxis) const;
   const ReduceKnob *reduce(const std::string &axis) const;
   /// PLACE@fold, Auto when absent.
   Place placement() const { return place.value_or(Place::Auto); }
