@@ -15,8 +15,6 @@
 #   1. = bench/session17-call.sh PART=3: the clip-hull sweep and the defaults at full size.
 #   2. = bench/session17-call.sh PART=2 (decode serial against LAUNCH=pdl, the wgmma split
 #      controls, flash and cuDNN).
-#   4. = bench/session13-call.sh PART=5 (the OVERLAP=early sweep under emulation and its two
-#      sanitizer runs, never run before) on the clip-hull kernels.
 #   3. The causal defaults whose kernels clip-hull changes (9 of perf-default and perf-sm120, and
 #      alt-s64-c-f2x8), 766f35d against the patch, alternating, 3 rounds; then PyTorch's
 #      backends at the same shapes.                                          $OUT/t/
@@ -31,9 +29,6 @@ if [ "$PART" = 1 ]; then
 fi
 if [ "$PART" = 2 ]; then
   PART=2 ABAB_TIMEOUT=150 bash bench/session17-call.sh
-fi
-if [ "$PART" = 4 ]; then
-  PART=5 bash bench/session13-call.sh
 fi
 if [ "$PART" = 3 ]; then
   mkdir -p $OUT/t
