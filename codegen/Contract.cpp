@@ -147,6 +147,10 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
         return w.fail(alloc);
       buffers.push_back({{"name", name}, {"role", "workspace"},
                          {"dtype", dtypeOf(alloc.getType().getElementType())}, {"shape", *shape}});
+      // attncc-last-combine's arrival counters: zero before the first launch
+      // (the runtime clears them once; every launch leaves them zero).
+      if (alloc->hasAttr("attncc.zero_init"))
+        buffers.back()["init"] = "zero";
       continue;
     }
     auto launch = dyn_cast<gpu::LaunchFuncOp>(op);

@@ -139,7 +139,7 @@ bool KernelEmitter::isSplat(Value v) {
 
 bool KernelEmitter::isSync(Operation *op) {
   return isa<NVVM::CpAsyncWaitGroupOp, NVVM::CpAsyncCommitGroupOp, NVVM::FenceProxyOp, gpu::BarrierOp,
-             NVVM::BarrierOp, NVVM::WgmmaWaitGroupSyncOp>(op);
+             NVVM::BarrierOp, NVVM::WgmmaWaitGroupSyncOp, NVVM::MembarOp>(op);
 }
 
 LogicalResult KernelEmitter::emitBlock(Block &block) {
@@ -302,6 +302,17 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
         os << " = " << ref(o.getValueToStore()) << ";\n";
         return success();
       })
+      .Case([&](memref::AtomicRMWOp o) -> LogicalResult {
+        // attncc-last-combine's arrival: the count before this one.
+        if (o.getKind() != arith::AtomicRMWKind::addi || !o.getType().isInteger(32))
+          return o.emitOpError("the CUDA emitter prints an i32 atomic add only");
+        std::string n = define(o.getResult());
+        os << "const int " << n << " = atomicAdd(&" << ref(o.getMemref());
+        if (!o.getIndices().empty())
+          os << "[" << offset(o.getMemref(), o.getIndices()) << "]";
+        os << ", " << ref(o.getValue()) << ");\n";
+        return success();
+      })
       .Case([&](memref::DimOp o) -> LogicalResult {
         std::optional<int64_t> k = o.getConstantIndex();
         if (!k)
@@ -382,6 +393,8 @@ bool isWritten(Value m) {
       return isWritten(e.getResult());
     if (auto s = dyn_cast<memref::StoreOp>(u))
       return s.getMemRef() == m;
+    if (auto s = dyn_cast<memref::AtomicRMWOp>(u))
+      return s.getMemref() == m;
     if (auto s = dyn_cast<vector::StoreOp>(u))
       return s.getBase() == m;
     if (auto s = dyn_cast<vector::TransferWriteOp>(u))

@@ -415,7 +415,18 @@ LogicalResult KernelEmitter::emitSync(Operation *op) {
       why = " // " + ref(f.getReadWriteArgs().back()) + " is done";
     os << "attncc_wgmma_wait<" << w.getGroup() << ">();" << why << "\n";
   }
-  else if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
+  else if (auto f = dyn_cast<NVVM::MembarOp>(op)) {
+    if (f.getScope() != NVVM::MemScopeKind::GPU)
+      return op->emitOpError("the CUDA emitter prints a memory barrier of gpu scope only");
+    os << "__threadfence();" << why << "\n";
+  } else if (auto bar = dyn_cast<NVVM::BarrierOp>(op); bar && bar.getReductionOp()) {
+    // attncc-map-to-gpu's arrival: whether any thread's predicate holds.
+    if (bar.getBarrierId() || bar.getNumberOfThreads() || *bar.getReductionOp() != NVVM::BarrierReduction::OR ||
+        !bar.getRes())
+      return op->emitOpError("the CUDA emitter prints a reducing barrier of the whole CTA with OR only");
+    std::string n = define(bar.getRes());
+    os << "const int " << n << " = __syncthreads_or(" << ref(bar.getReductionPredicate()) << ");" << why << "\n";
+  } else if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
     if (!bar.getBarrierId() || !bar.getNumberOfThreads() || bar.getReductionOp())
       return op->emitOpError("the CUDA emitter prints a named barrier with an id and a thread count");
     os << "attncc_bar_sync(" << ref(bar.getBarrierId()) << ", " << ref(bar.getNumberOfThreads()) << ");" << why

@@ -217,6 +217,12 @@ LogicalResult KernelEmitter::emitScalar(Operation *op) {
           return o.emitOpError("the CUDA emitter zero-extends only i32 to index");
         return elementwise(o, [t](ArrayRef<std::string> a) { return "(" + t + ")(unsigned)(" + a[0] + ")"; });
       })
+      .Case([&](arith::ExtUIOp o) -> LogicalResult { // a predicate as 0 or 1 (attncc-map-to-gpu's arrival)
+        if (!getElementTypeOrSelf(o.getIn().getType()).isInteger(1))
+          return o.emitOpError("the CUDA emitter zero-extends only i1");
+        std::string t = scalarType(o.getType());
+        return elementwise(o, [t](ArrayRef<std::string> a) { return "(" + t + ")(" + a[0] + ")"; });
+      })
       .Case([&](arith::SIToFPOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
       .Case([&](arith::FPToSIOp o) { return elementwise(o, convert(o.getIn().getType(), o.getType())); })
       .Case([&](math::ExpOp o) { return elementwise(o, call("expf")); })

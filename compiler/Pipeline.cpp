@@ -72,6 +72,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createOverlap());      // OVERLAP=pv
     fn.addPass(mlir::attncc::createSplitColumns()); // a split's combine: a point per 4-column chunk
     fn.addPass(mlir::attncc::createPrefetchParts()); // a split's combine: 8 parts' loads at once
+    fn.addPass(mlir::attncc::createLastCombine());  // REDUCE@kv=g<n>a: the last CTA of a row block combines
     fn.addPass(mlir::attncc::createCanonicalize());
   }
   if (from != Stage::Tile && to == Stage::Tile) {

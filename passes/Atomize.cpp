@@ -49,7 +49,10 @@
 // col to c. Splat constants and scalar broadcasts are layout-free. A
 // vector.step with several users is first cloned per user (CSE may have
 // merged the row and the key index vectors into one). A value
-// left without a layout, or asked for two, is an error naming it.
+// left without a layout, or asked for two, is an error naming it. A loop
+// marked attncc.per_thread (attncc-map-to-gpu's inner map: the combine of
+// REDUCE@<axis>=g<n>a in the last CTA) holds a thread's own vectors and is
+// left alone.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/MonoidDialect.h"
@@ -316,16 +319,27 @@ struct AtomizePass : mlir::attncc::impl::AtomizeBase<AtomizePass> {
       as.row = tcgen05M == 64 ? "rowhalf.row" : "rowthread.row";
       as.col = "rowthread.col";
     }
+    // A loop of attncc-map-to-gpu's inner maps (attncc.per_thread: the
+    // combine of REDUCE@<axis>=g<n>a) holds a thread's own vectors, not the
+    // CTA's: they take no layout.
+    auto perThread = [](Operation *op) { return isa<scf::ForOp>(op) && op->hasAttr("attncc.per_thread"); };
     do {
       as.changed = false;
-      f.walk([&](Operation *op) { as.visit(op); });
+      f.walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (perThread(op))
+          return WalkResult::skip();
+        as.visit(op);
+        return WalkResult::advance();
+      });
       if (failed(as.status))
         return failure();
     } while (as.changed);
 
     // Every vector value needs a layout; write them down.
     Builder b(f.getContext());
-    WalkResult left = f.walk([&](Operation *op) {
+    WalkResult left = f.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (perThread(op))
+        return WalkResult::skip();
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
         SmallVector<Attribute> ls;
         for (Value a : loop.getRegionIterArgs()) {

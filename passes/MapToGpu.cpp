@@ -50,6 +50,28 @@ using namespace mlir::monoid;
 
 namespace {
 
+/// Clones the body of `map` at `b` for the point `id`, delinearized over the
+/// map's extents (last axis fastest) into its induction variables, and erases
+/// the map.
+void cloneAt(OpBuilder &b, scf::ParallelOp map, Value id) {
+  Location loc = unnamed(map.getLoc());
+  IRMapping m;
+  Value rest = id;
+  auto ivs = map.getInductionVars();
+  auto ubs = map.getUpperBound();
+  for (int k = int(ivs.size()) - 1; k >= 0; --k) {
+    if (k == 0) {
+      m.map(ivs[k], rest);
+      break;
+    }
+    m.map(ivs[k], arith::RemUIOp::create(b, ivs[k].getLoc(), rest, ubs[k]));
+    rest = arith::DivUIOp::create(b, k == 1 ? ivs[0].getLoc() : loc, rest, ubs[k]);
+  }
+  for (Operation &op : map.getBody()->without_terminator())
+    b.clone(op, m);
+  map.erase();
+}
+
 struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
   using MapToGpuBase::MapToGpuBase;
 
@@ -156,22 +178,135 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     }
 
     // 3. Delinearize and clone the body.
-    IRMapping m;
-    Value rest = id;
-    auto ivs = map.getInductionVars();
-    auto ubs = map.getUpperBound();
-    for (int k = int(ivs.size()) - 1; k >= 0; --k) {
-      Location ivLoc = ivs[k].getLoc();
-      if (k == 0) {
-        m.map(ivs[k], rest);
-        break;
+    cloneAt(b, map, id);
+    if (failed(lowerArrivals(launch, perCta)) || failed(lowerInnerMaps(launch, perCta ? cThreads : Value())))
+      return failure();
+    return success();
+  }
+
+  /// attncc-last-combine's arrival (REDUCE@<axis>=g<n>a), in the launch of
+  /// the map it was in:
+  ///   %n = memref.atomic_rmw addi %c1, %arrivals[...] {attncc.arrival}
+  ///   %last = arith.cmpi eq, %n, %g_minus_1
+  ///   scf.if %last { memref.store %c0, %arrivals[...] {attncc.arrival_reset}; ... }
+  /// A point a thread: a gpu-scope fence orders the thread's stores before
+  /// its count, and another its loads after it. A point a CTA: every thread
+  /// fences its stores, a barrier gathers them, thread 0 counts for the CTA
+  /// and resets the counter, and a barrier with an OR of thread 0's test
+  /// (bar.red.or) tells every thread whether the CTA is last; the last one's
+  /// threads fence again before they read the other CTAs' parts. (The PTX
+  /// memory model's release and acquire patterns, with the barrier carrying
+  /// the CTA's stores to thread 0 and thread 0's acquire to the CTA.)
+  LogicalResult lowerArrivals(gpu::LaunchOp launch, bool perCta) {
+    SmallVector<memref::AtomicRMWOp> arrivals;
+    launch.getBody().walk([&](memref::AtomicRMWOp a) {
+      if (a->hasAttr("attncc.arrival"))
+        arrivals.push_back(a);
+    });
+    for (memref::AtomicRMWOp a : arrivals) {
+      auto test = a->hasOneUse() ? dyn_cast<arith::CmpIOp>(*a->getUsers().begin()) : arith::CmpIOp();
+      scf::IfOp ifLast = test && test->hasOneUse() ? dyn_cast<scf::IfOp>(*test->getUsers().begin()) : scf::IfOp();
+      if (!ifLast || ifLast.getCondition() != test.getResult() || test->getBlock() != a->getBlock())
+        return a.emitOpError("attncc-map-to-gpu: an arrival (attncc.arrival) must be tested once, by an scf.if");
+      Location loc = unnamed(a.getLoc());
+      OpBuilder b(a);
+      // The emitter prints a fence's or barrier's name as a comment.
+      NVVM::MembarOp::create(b, named(loc, "the parts stored before the count"), NVVM::MemScopeKind::GPU);
+      OpBuilder tb(ifLast.thenBlock(), ifLast.thenBlock()->begin());
+      NVVM::MembarOp::create(tb, named(loc, "the count before the loads of the parts"), NVVM::MemScopeKind::GPU);
+      if (!perCta)
+        continue;
+      gpu::BarrierOp::create(b, named(loc, "the CTA's stores before thread 0 counts"));
+      Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+      Value first = arith::CmpIOp::create(b, named(loc, "counter_thread"), arith::CmpIPredicate::eq, tid,
+                                          arith::ConstantIndexOp::create(b, loc, 0));
+      auto count = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, first, /*withElseRegion=*/true);
+      a->moveBefore(count.thenBlock(), count.thenBlock()->begin());
+      test->moveAfter(a);
+      OpBuilder cb(count.thenBlock(), count.thenBlock()->end());
+      scf::YieldOp::create(cb, loc, test.getResult());
+      OpBuilder eb(count.elseBlock(), count.elseBlock()->end());
+      scf::YieldOp::create(eb, loc, ValueRange{arith::ConstantIntOp::create(eb, loc, 0, 1).getResult()});
+      b.setInsertionPointAfter(count);
+      Value pred = arith::SelectOp::create(b, loc, count.getResult(0), arith::ConstantIntOp::create(b, loc, 1, 32),
+                                          arith::ConstantIntOp::create(b, loc, 0, 32));
+      auto any = NVVM::BarrierOp::create(b, named(loc, "any_last"), b.getI32Type(), /*barrierId=*/Value(), /*numberOfThreads=*/Value(),
+                                         NVVM::BarrierReductionAttr::get(b.getContext(), NVVM::BarrierReduction::OR),
+                                         pred);
+      Value last = arith::CmpIOp::create(b, named(loc, "last_cta"), arith::CmpIPredicate::ne, any.getRes(),
+                                         arith::ConstantIntOp::create(b, loc, 0, 32));
+      ifLast.getConditionMutable().assign(last);
+      // The reset: thread 0's.
+      SmallVector<memref::StoreOp> resets;
+      ifLast.getThenRegion().walk([&](memref::StoreOp s) {
+        if (s->hasAttr("attncc.arrival_reset"))
+          resets.push_back(s);
+      });
+      for (memref::StoreOp s : resets) {
+        OpBuilder rb(s);
+        auto only = scf::IfOp::create(rb, loc, first, /*withElseRegion=*/false);
+        s->moveBefore(only.thenBlock()->getTerminator());
       }
-      m.map(ivs[k], arith::RemUIOp::create(b, ivLoc, rest, ubs[k]));
-      rest = arith::DivUIOp::create(b, k == 1 ? ivs[0].getLoc() : loc, rest, ubs[k]);
     }
-    for (Operation &op : map.getBody()->without_terminator())
-      b.clone(op, m);
-    map.erase();
+    return success();
+  }
+
+  /// A map inside a launched map's body (attncc-last-combine's combine of a
+  /// row block) runs its points over the CTA's threads: point i on thread
+  /// i mod T, in a loop marked attncc.per_thread (its vectors are a thread's
+  /// own: attncc-atomize leaves them alone): with a known number of points
+  /// an unrolled `for (k = 0; k < ceil(points / T); ++k)` over point tid +
+  /// k T (guarded when T does not divide it), else `for (i = tid; i <
+  /// points; i += T)`; with a point a thread (threads null), in order.
+  LogicalResult lowerInnerMaps(gpu::LaunchOp launch, Value threads) {
+    SmallVector<scf::ParallelOp> inner;
+    launch.getBody().walk([&](scf::ParallelOp p) { inner.push_back(p); });
+    for (scf::ParallelOp p : inner) {
+      if (!p.getInitVals().empty())
+        return p.emitOpError("attncc-map-to-gpu cannot lower an inner map with reductions");
+      if (!llvm::all_of(p.getLowerBound(), [](Value v) { return getConstantIntValue(v) == 0; }) ||
+          !llvm::all_of(p.getStep(), [](Value v) { return getConstantIntValue(v) == 1; }))
+        return p.emitOpError("attncc-map-to-gpu needs zero lower bounds and unit steps");
+      OpBuilder b(p);
+      Location loc = unnamed(p.getLoc());
+      auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+      Value points = cst(1);
+      std::optional<int64_t> known = 1;
+      for (Value e : p.getUpperBound()) {
+        points = arith::MulIOp::create(b, loc, points, e);
+        std::optional<int64_t> c = getConstantIntValue(e);
+        known = known && c ? std::optional<int64_t>(*known * *c) : std::nullopt;
+      }
+      std::optional<int64_t> t = threads ? getConstantIntValue(threads) : std::nullopt;
+      scf::ForOp loop;
+      Value point;
+      OpBuilder lb(b.getContext());
+      if (threads && known && t) {
+        // A known count: a thread's ceil(points / T) points in an unrolled
+        // loop, so the loads of several points can be in flight at once.
+        int64_t trips = (*known + *t - 1) / *t;
+        loop = scf::ForOp::create(b, loc, cst(0), cst(trips), cst(1));
+        loop->setAttr("attncc.unroll", b.getUnitAttr());
+        loop.getInductionVar().setLoc(named(loc, "round"));
+        lb.setInsertionPoint(loop.getBody()->getTerminator());
+        Value tid = gpu::ThreadIdOp::create(lb, loc, gpu::Dimension::x);
+        point = arith::AddIOp::create(lb, named(loc, "point"), tid,
+                                      arith::MulIOp::create(lb, loc, loop.getInductionVar(), threads));
+        if (*known % *t != 0) {
+          Value in = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult, point, points);
+          auto guard = scf::IfOp::create(lb, loc, in, /*withElseRegion=*/false);
+          lb.setInsertionPoint(guard.thenBlock()->getTerminator());
+        }
+      } else {
+        Value start = threads ? Value(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x)) : cst(0);
+        loop = scf::ForOp::create(b, loc, start, points, threads ? threads : cst(1));
+        loop.getInductionVar().setLoc(named(loc, "point"));
+        point = loop.getInductionVar();
+        lb.setInsertionPoint(loop.getBody()->getTerminator());
+      }
+      loop->setAttr("attncc.per_thread", b.getUnitAttr());
+      cloneAt(lb, p, point);
+    }
     return success();
   }
 

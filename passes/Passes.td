@@ -118,6 +118,44 @@ def PrefetchParts : Pass<"attncc-prefetch-parts", "func::FuncOp"> {
                            "::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"];
 }
 
+def LastCombine : Pass<"attncc-last-combine", "func::FuncOp"> {
+  let summary = "REDUCE@<axis>=g<n>a: the last point of the parts to arrive combines its rows (no combine kernel)";
+  let description = [{
+    With `REDUCE@<axis>=g<n>a` the split's combine map (attncc-split-reduce,
+    narrowed by attncc-split-columns and attncc-prefetch-parts) is folded into
+    the parts map: each point of the parts, after storing its partial state,
+    adds one to a counter of its row block (`memref.atomic_rmw`, marked
+    `attncc.arrival`), and the point whose count is G - 1 resets the counter
+    and runs the combine's body over the block's rows and column chunks (a
+    nested `scf.parallel` named `combine`). The counters are a workspace the
+    runtime zeroes once (`attncc.zero_init`). attncc-map-to-gpu lowers the
+    arrival (a fence and one atomic a CTA, the result shared by a barrier)
+    and spreads the nested map over the CTA's threads.
+
+    ```mlir
+    scf.parallel (%b, %hkv, %part) = ... {
+      ... vector.transfer_write %m, %partial_m[%b, %hkv, %part, %c0] ...
+    }
+    scf.parallel (%b, %hkv, %r, %chunk) = ... { the combine }
+    ```
+    becomes
+    ```mlir
+    %arrivals = memref.alloc() {attncc.zero_init} : memref<8x8xi32>
+    scf.parallel (%b, %hkv, %part) = ... {
+      ...
+      %arrived = memref.atomic_rmw addi %c1_i32, %arrivals[%b, %hkv] {attncc.arrival}
+      %last = arith.cmpi eq, %arrived, %c15_i32 : i32
+      scf.if %last {
+        memref.store %c0_i32, %arrivals[%b, %hkv] {attncc.arrival_reset}
+        scf.parallel (%ri, %chunk) = (%c0, %c0) to (%rows_left, %c32) { the combine at row %c0 + %ri }
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CutFold : Pass<"attncc-cut-fold", "func::FuncOp"> {
   let summary = "PLACE@fold=cut: materialize the scores, then fold them (two stages)";
   let description = [{
@@ -162,7 +200,8 @@ def SplitReduce : Pass<"attncc-split-reduce", "func::FuncOp"> {
     * the combine, the original map: the reduce is replaced by a fold of the
       G partial states with `monoid.combine`; on the GPU, the combine kernel.
 
-    `g<G>a` (atomics) has the same semantics at this level.
+    `g<G>a` makes the same two maps here; attncc-last-combine then folds the
+    combine into the parts (the last CTA of a row block to arrive combines it).
 
     With a tensor-core TILE on the axis the part axis goes before the map's
     last axis, the rows: the parts map is `(free axes but the last..., part,
@@ -865,12 +904,24 @@ def MapToGpu : Pass<"attncc-map-to-gpu", "func::FuncOp"> {
     kernel sets up once (shared and tensor memory, mbarriers, counters,
     warp roles) at the kernel's top, outside the loop.
 
+    attncc-last-combine's arrival (`memref.atomic_rmw` marked
+    `attncc.arrival`, tested by an `scf.if`) and the map nested in that
+    `scf.if` are lowered with the map they are in. A point a thread: a
+    gpu-scope fence (`nvvm.memory.barrier`) before the count and one after
+    the test; the nested map runs in order. A CTA a point: every thread
+    fences, `gpu.barrier`, thread 0 counts and tests, `nvvm.barrier` with an
+    OR reduction gives every thread the test, the last CTA fences and thread 0
+    resets the counter; the nested map's points run over the CTA's threads
+    (point tid + k T in an unrolled loop of ceil(points / T) rounds when the
+    count is known), in a loop marked `attncc.per_thread` whose vectors are a
+    thread's own.
+
     Pre: the maps have zero lower bounds and unit steps; monoid ops are gone
     (expand-carrier and lower-contract have run).
   }];
   let options = [Option<"threads", "threads", "int64_t", "128", "threads per CTA">];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
 def MmaRole : Pass<"attncc-mma-role", "ModuleOp"> {

@@ -21,7 +21,8 @@
 //      monoid.identity                                  (GPU: the combine kernel)
 //   5. the workspaces are freed after the map.
 // Empty parts (more splits than elements) fold nothing and store the identity,
-// which the combine absorbs. g<G>a (atomics) has the same semantics here.
+// which the combine absorbs. g<G>a makes the same maps; attncc-last-combine
+// then moves the combine into the parts (the last CTA of a row block).
 //
 //===----------------------------------------------------------------------===//
 #include "schedule/Geometry.h"

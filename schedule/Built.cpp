@@ -107,6 +107,21 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     if (r.regIlp)
       return KnobError{"REDUCE@" + r.axis, "r" + std::to_string(r.regIlp),
                        "no r<n> (register ILP of the reduction is not built yet)"};
+    // g<n>a: the last CTA of a row block combines (attncc-last-combine).
+    // Every thread of the CTA takes a share of the combine, so warps that
+    // leave early (WSPEC's producers) would leave theirs undone; the cut
+    // fold's split has its own maps.
+    if (r.combine == SplitCombine::Atomic && r.groups > 1) {
+      std::string g = "g" + std::to_string(r.groups);
+      if (!s.wspec.empty())
+        return KnobError{"REDUCE@" + r.axis, g + "a",
+                         g + "k with WSPEC (the combine in the last CTA needs all of its threads; a producer "
+                             "warp leaves early; not built yet)"};
+      if (s.place && *s.place == Place::Cut)
+        return KnobError{"REDUCE@" + r.axis, g + "a",
+                         g + "k with PLACE@fold=cut (the combine in the last CTA of the cut fold is not built "
+                             "yet)"};
+    }
   }
   if (!s.wspec.empty()) {
     // Built: a producer warp that issues the TMA copies of the fold (load1),
@@ -276,6 +291,10 @@ std::vector<std::string> notExecutedOnCpu(const Schedule &s) {
     out.push_back(std::string("the warpgroup turns of OVERLAP=") + overlapName(*s.overlap));
   if (s.overlap && *s.overlap == OverlapKind::Early) // a split of a tcgen05 product's issue
     out.push_back("OVERLAP=early");
+  for (const ReduceKnob &r : s.reduces) // the count and the last point's combine run; one at a time
+    if (r.combine == SplitCombine::Atomic && r.groups > 1)
+      out.push_back("the fences and the CTA's barrier around REDUCE@" + r.axis + "=g" + std::to_string(r.groups) +
+                    "a's count (the CPU runs the points one after another)");
   return out;
 }
 

@@ -48,6 +48,30 @@ static void widenContracts(ModuleOp module) {
   });
 }
 
+/// A workspace the runtime zeroes (attncc.zero_init: attncc-last-combine's
+/// arrival counters; on the GPU the runner clears it once and the kernel
+/// leaves it zero) is cleared here after memref.alloc, which does not.
+static void zeroWorkspaces(ModuleOp module) {
+  module.walk([](memref::AllocOp a) {
+    if (!a->hasAttr("attncc.zero_init"))
+      return;
+    OpBuilder b(a->getContext());
+    b.setInsertionPointAfter(a);
+    Location loc = a.getLoc();
+    MemRefType t = a.getType();
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(t.getElementType()));
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0), c1 = arith::ConstantIndexOp::create(b, loc, 1);
+    SmallVector<Value> ivs;
+    for (int64_t k = 0; k < t.getRank(); ++k) {
+      Value n = memref::DimOp::create(b, loc, a.getResult(), k);
+      auto loop = scf::ForOp::create(b, loc, c0, n, c1);
+      ivs.push_back(loop.getInductionVar());
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+    }
+    memref::StoreOp::create(b, loc, zero, a.getResult(), ivs);
+  });
+}
+
 /// bf16 values in the LLVM dialect become i16 bit patterns. After the
 /// ArithExpandOps bf16 patterns, bf16 values are only loaded, stored, moved
 /// and bitcast to and from i16 (the expanded conversions); but LLVM's x86
@@ -85,6 +109,7 @@ static LogicalResult storeBf16AsI16(ModuleOp module) {
 
 LogicalResult lowerLoopToLLVM(ModuleOp module) {
   widenContracts(module);
+  zeroWorkspaces(module);
   PassManager pm(module.getContext());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(mlir::attncc::createLowerContract());

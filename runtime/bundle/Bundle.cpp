@@ -177,6 +177,7 @@ struct Buffer {
   bool i32 = false; // an int32 input (contract dtype "i32"); dtype is unused
   std::vector<int64_t> shape;
   std::vector<bool> dynamic; // per dimension: passed to kernels as a size
+  bool zeroed = false;       // a workspace the kernels leave zero (contract init "zero": counters)
   driver::DeviceBuffer mem;
   bool output() const { return role == "o" || role == "lse" || role == "out"; }
 };
@@ -255,12 +256,30 @@ struct Runner {
     return true;
   }
 
-  /// Poisons outputs and workspaces (all bits set: NaN in f16, bf16, f32).
+  /// Poisons outputs and workspaces (all bits set: NaN in f16, bf16, f32),
+  /// but not the zeroed ones (REDUCE@<axis>=g<n>a's arrival counters), which
+  /// are cleared once when allocated and which every launch must leave zero.
   bool poison() {
     for (Buffer &x : buffers)
-      if ((x.output() || x.role == "workspace") && !x.mem.fill(0xFF, err))
+      if ((x.output() || x.role == "workspace") && !x.zeroed && !x.mem.fill(0xFF, err))
         return false;
     return true;
+  }
+
+  /// The elements of zeroed workspaces that are not zero after the launches
+  /// (each should be back to zero: the last CTA of a row block resets its
+  /// counter), or -1 on a read error.
+  int64_t nonZeroCounters() {
+    int64_t n = 0;
+    for (Buffer &x : buffers) {
+      if (!x.zeroed)
+        continue;
+      std::vector<int32_t> v(size_t(elements(x.shape)));
+      if (!x.mem.download(v.data(), v.size() * sizeof(int32_t), err))
+        return -1;
+      n += std::count_if(v.begin(), v.end(), [](int32_t c) { return c != 0; });
+    }
+    return n;
   }
 
   std::optional<std::vector<double>> read(const std::string &role) {
@@ -440,6 +459,15 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     if (!mem)
       return std::nullopt;
     x.mem = std::move(*mem);
+    if (jb.value("init", "") == "zero") {
+      if (!x.i32 || x.role != "workspace") {
+        err = "buffer " + x.name + ": init \"zero\" is for i32 workspaces (arrival counters)";
+        return std::nullopt;
+      }
+      x.zeroed = true;
+      if (!x.mem.fill(0, err))
+        return std::nullopt;
+    }
     if (const std::vector<int32_t> *ints = in.indexInput(x.role)) {
       if (!x.i32 || ints->size() != size_t(elements(x.shape))) {
         err = "buffer " + x.name + ": the contract's shape or dtype disagrees with the problem";
@@ -518,6 +546,12 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
         res.deterministic = false;
     }
   }
+  // REDUCE@<axis>=g<n>a: every launch must leave its arrival counters zero.
+  res.countersNotZero = r.nonZeroCounters();
+  if (res.countersNotZero < 0) {
+    err = r.err;
+    return std::nullopt;
+  }
   // Varlen: packed O as the logical [B, Hq, Sq, D] the references write;
   // the LSE rows past a sequence must keep the poison (unpackVarlen).
   if (p.varlen) {
@@ -594,6 +628,13 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     // seqused: an O row in a gap between sequences written fails the check.
     if (res.gapRowsWritten)
       res.pass = false;
+    // Arrival counters left non-zero: a row block whose last CTA did not
+    // combine (or reset), whatever the outputs say.
+    if (res.countersNotZero) {
+      res.pass = false;
+      res.note += std::string(res.note.empty() ? "" : "; ") + std::to_string(res.countersNotZero) +
+                  " arrival counters not zero after the launches";
+    }
   }
   res.status = judge({/*ran=*/true, res.checked, res.pass, res.allWritten, res.deterministic},
                      o.control);

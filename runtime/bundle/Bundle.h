@@ -71,6 +71,7 @@ struct OutputCheck {
 struct RunResult {
   std::string device, compileArch;
   bool checked = false, pass = false, allWritten = false, deterministic = false;
+  int64_t countersNotZero = 0; // zeroed workspaces' elements left non-zero (REDUCE@<axis>=g<n>a); fails the check
   double maxErr = 0, bound = 0; // O (or the row reduction's out)
   std::optional<OutputCheck> lse; // attention: the log-sum-exp
   /// compareReferences: the GPU reference's O and LSE against float64.

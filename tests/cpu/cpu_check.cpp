@@ -390,6 +390,11 @@ std::vector<Case> sweep() {
       tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g2k,PACK=gqa");
   add("varlen seqused paged scalar", with(seqused(attn(3, 2, 2, 30, 90, 64), true), [](Problem &p) { p.page_size = 16; }),
       "TILE@kv=n16/f1");
+  // REDUCE@<axis>=g<n>a over varlen sequences (attncc-last-combine).
+  add("last varlen mma decode", varlen(attn(4, 4, 2, 3, 300, 64)), tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g4a");
+  add("last varlen scalar", varlen(attn(3, 2, 2, 20, 150, 64), true), "TILE@kv=n16/f1,REDUCE@kv=g3a");
+  add("last varlen seqused pack decode", seqused(attn(4, 4, 2, 1, 300, 64)),
+      tc16 + ",STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g4a,PACK=gqa");
   // The same passes on carriers that are not attention.
   add("logsumexp", rows(ProblemKind::LogSumExp, 1, 2, 7, 300));
   add("logsumexp-tile-split", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16),
@@ -397,6 +402,32 @@ std::vector<Case> sweep() {
   add("logsumexp-cut", rows(ProblemKind::LogSumExp, 1, 2, 9, 100, DType::BF16), "PLACE@fold=cut");
   add("rowsum", rows(ProblemKind::RowSum, 1, 3, 7, 129));
   add("rowsum-tile-split", rows(ProblemKind::RowSum, 1, 2, 5, 1000), "TILE@n=n32/f1,REDUCE@n=g5k");
+
+  // REDUCE@<axis>=g<n>a (attncc-last-combine): no combine map; the last
+  // point of the parts to arrive on its row block's counter folds the
+  // block. Scalar (a point a row), row tiles of an atom (prefill, odd
+  // lengths, causal), empty parts, symbolic sizes, fully masked rows, packed
+  // GQA decode and speculative rows, a paged cache, and the row carriers.
+  add("last scalar causal masked-rows", with(attn(1, 2, 2, 203, 113, 64), [](Problem &p) { p.causal = true; }),
+      "TILE@kv=n32/f1,REDUCE@kv=g8a");
+  add("last tc g4a causal ring", with(attn(2, 4, 2, 97, 97, 64), [](Problem &p) { p.causal = true; }),
+      tc16 + ",STAGE@kv=d2/cp/ring,REDUCE@kv=g4a,EXP=ex2");
+  add("last tc g5a symbolic bf16", with(attn(2, 2, 2, 57, 300, 64, DType::BF16), [](Problem &p) {
+        p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
+      }), tcbf + ",REDUCE@kv=g5a");
+  add("last tc g16a empty parts", attn(1, 2, 2, 20, 40, 64), tc16 + ",REDUCE@kv=g16a");
+  add("last tc g3a masked-rows", with(attn(1, 2, 2, 64, 16, 64), [](Problem &p) {
+        p.causal = true;
+        p.window = 0;
+      }), tc16 + ",REDUCE@kv=g3a,RESCALE=lazy8");
+  add("last pack decode", attn(2, 8, 2, 1, 1000, 64), tc16 + ",REDUCE@kv=g8a,PACK=gqa");
+  add("last pack q4 causal bf16", with(attn(2, 8, 2, 4, 300, 64, DType::BF16), [](Problem &p) {
+        p.causal = true;
+      }), tcbf + ",REDUCE@kv=g4a,PACK=gqa");
+  add("last paged decode mma pack", paged(attn(3, 8, 2, 1, 300, 64), 32),
+      "TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x4/k4,STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g3a,PACK=gqa");
+  add("last logsumexp", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16), "TILE@n=n64/f1,REDUCE@n=g3a");
+  add("last rowsum", rows(ProblemKind::RowSum, 1, 2, 5, 1000), "TILE@n=n32/f1,REDUCE@n=g5a");
 
   // Negative controls: these must be rejected by the check.
   Case untwisted{"CONTROL untwisted o channel", attn(1, 2, 2, 64, 64, 64), "TILE@kv=n16/f1", false};

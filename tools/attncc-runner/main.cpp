@@ -147,6 +147,9 @@ int main(int argc, char **argv) {
         line["cu_seqlens_k"] = r->cuSeqlensK;
       }
       line["deterministic"] = r->deterministic;
+      for (const nlohmann::json &jb : b->contract["buffers"])
+        if (jb.value("init", "") == "zero") // REDUCE@<axis>=g<n>a: each launch leaves its counters 0
+          line["counters_not_zero"] = r->countersNotZero;
       line["repeats"] = opts.repeats;
       line["registers"] = r->registers;
       if (!r->persistentCtas.empty())

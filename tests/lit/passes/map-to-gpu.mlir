@@ -296,3 +296,140 @@ func.func @persistent(%x: memref<3x4xf32>) attributes {attncc.cta = {persistent,
   }
   return
 }
+
+// -----
+
+// attncc-last-combine's arrival in a tiled map (a CTA a point): every thread
+// fences its stores (gpu scope), a barrier gathers the CTA's, thread 0 counts
+// and tests, a reducing barrier (OR) hands the test to every thread; the last
+// CTA fences again, thread 0 resets the counter, and the inner map's 5 x 8 =
+// 40 points run over the 32 threads in an unrolled loop of 2 rounds (point
+// tid + 32 k, guarded: 32 does not divide 40), marked attncc.per_thread.
+
+// CHECK-LABEL: func.func @arrival_cta
+// CHECK:      gpu.launch
+// CHECK:        memref.store
+// CHECK-NEXT:   nvvm.memory.barrier <gpu>
+// CHECK-NEXT:   gpu.barrier
+// CHECK-NEXT:   %[[TID:[a-z0-9_]+]] = gpu.thread_id x
+// CHECK:        %[[FIRST:[a-z0-9_]+]] = arith.cmpi eq, %[[TID]], %{{.+}} : index
+// CHECK-NEXT:   %[[T0:[a-z0-9_]+]] = scf.if %[[FIRST]] -> (i1) {
+// CHECK-NEXT:     %[[N:[a-z0-9_]+]] = memref.atomic_rmw addi %{{.+}}, %{{.+}}[%{{.+}}] {attncc.arrival}
+// CHECK-NEXT:     %[[L:[a-z0-9_]+]] = arith.cmpi eq, %[[N]], %{{.+}} : i32
+// CHECK-NEXT:     scf.yield %[[L]] : i1
+// CHECK-NEXT:   } else {
+// CHECK:          scf.yield %false : i1
+// CHECK:        %[[P:[a-z0-9_]+]] = arith.select %[[T0]], %{{.+}}, %{{.+}} : i32
+// CHECK-NEXT:   %[[ANY:[a-z0-9_]+]] = nvvm.barrier {{.*}}reduction{{.*}}or{{.*}}%[[P]]
+// CHECK:        %[[LAST:[a-z0-9_]+]] = arith.cmpi ne, %[[ANY]], %{{.+}} : i32
+// CHECK-NEXT:   scf.if %[[LAST]] {
+// CHECK-NEXT:     nvvm.memory.barrier <gpu>
+// CHECK-NEXT:     scf.if %[[FIRST]] {
+// CHECK-NEXT:       memref.store %{{.+}} {attncc.arrival_reset}
+// CHECK:          scf.for %[[K:[a-z0-9_]+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK-NEXT:       %[[TID2:[a-z0-9_]+]] = gpu.thread_id x
+// CHECK-NEXT:       %[[KT:[a-z0-9_]+]] = arith.muli %[[K]], %{{.+}} : index
+// CHECK-NEXT:       %[[PT:[a-z0-9_]+]] = arith.addi %[[TID2]], %[[KT]] : index
+// CHECK-NEXT:       %[[IN:[a-z0-9_]+]] = arith.cmpi ult, %[[PT]], %{{.+}} : index
+// CHECK-NEXT:       scf.if %[[IN]] {
+// CHECK-NEXT:         %[[J:[a-z0-9_]+]] = arith.remui %[[PT]], %{{.+}} : index
+// CHECK-NEXT:         %[[I:[a-z0-9_]+]] = arith.divui %[[PT]], %{{.+}} : index
+// CHECK-NEXT:         memref.store %{{.+}}, %{{.+}}[%[[I]], %[[J]]] : memref<5x8xf32>
+// CHECK:          } {attncc.per_thread, attncc.unroll}
+// CHECK-NOT:    scf.parallel
+// NAMES-LABEL: func.func @arrival_cta
+// NAMES:       %counter_thread =
+// NAMES:       %any_last = nvvm.barrier
+// NAMES:       %last_cta =
+// NAMES:       scf.for %round =
+// NAMES:       %point =
+func.func @arrival_cta(%arr: memref<2xi32>, %x: memref<2x4xf32>, %y: memref<5x8xf32>) attributes {attncc.cta = {rows = 16 : i64, threads = 32 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %f = arith.constant 1.0 : f32
+  %one = arith.constant 1 : i32
+  %three = arith.constant 3 : i32
+  %zero = arith.constant 0 : i32
+  scf.parallel (%b, %p) = (%c0, %c0) to (%c2, %c4) step (%c1, %c1) {
+    memref.store %f, %x[%b, %p] : memref<2x4xf32>
+    %n = memref.atomic_rmw addi %one, %arr[%b] {attncc.arrival} : (i32, memref<2xi32>) -> i32
+    %last = arith.cmpi eq, %n, %three : i32
+    scf.if %last {
+      memref.store %zero, %arr[%b] {attncc.arrival_reset} : memref<2xi32>
+      scf.parallel (%i, %j) = (%c0, %c0) to (%c5, %c8) step (%c1, %c1) {
+        memref.store %f, %y[%i, %j] : memref<5x8xf32>
+        scf.reduce
+      }
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// The same arrival in a map of a point a thread (a split without an atom):
+// the thread fences, counts and tests itself; the last fences again and runs
+// the inner map's points in order.
+
+// CHECK-LABEL: func.func @arrival_thread
+// CHECK:      gpu.launch
+// CHECK:        memref.store
+// CHECK-NEXT:   nvvm.memory.barrier <gpu>
+// CHECK-NEXT:   %[[N:[a-z0-9_]+]] = memref.atomic_rmw addi %{{.+}} {attncc.arrival}
+// CHECK-NEXT:   %[[L:[a-z0-9_]+]] = arith.cmpi eq, %[[N]], %{{.+}} : i32
+// CHECK-NEXT:   scf.if %[[L]] {
+// CHECK-NEXT:     nvvm.memory.barrier <gpu>
+// CHECK-NEXT:     memref.store %{{.+}} {attncc.arrival_reset}
+// CHECK:          scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:          } {attncc.per_thread}
+// CHECK-NOT:  gpu.barrier
+// CHECK-NOT:  nvvm.barrier
+func.func @arrival_thread(%arr: memref<2xi32>, %x: memref<2x4xf32>, %y: memref<3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  %one = arith.constant 1 : i32
+  %three = arith.constant 3 : i32
+  %zero = arith.constant 0 : i32
+  scf.parallel (%b, %p) = (%c0, %c0) to (%c2, %c4) step (%c1, %c1) {
+    memref.store %f, %x[%b, %p] : memref<2x4xf32>
+    %n = memref.atomic_rmw addi %one, %arr[%b] {attncc.arrival} : (i32, memref<2xi32>) -> i32
+    %last = arith.cmpi eq, %n, %three : i32
+    scf.if %last {
+      memref.store %zero, %arr[%b] {attncc.arrival_reset} : memref<2xi32>
+      scf.parallel (%i) = (%c0) to (%c3) step (%c1) {
+        memref.store %f, %y[%i] : memref<3xf32>
+        scf.reduce
+      }
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// An arrival that is not tested by an scf.if is not one map-to-gpu can share.
+
+func.func @arrival_untested(%arr: memref<2xi32>) attributes {attncc.cta = {rows = 16 : i64, threads = 32 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1 : i32
+  scf.parallel (%b) = (%c0) to (%c2) step (%c1) {
+    // expected-error @+1 {{attncc-map-to-gpu: an arrival (attncc.arrival) must be tested once, by an scf.if}}
+    %n = memref.atomic_rmw addi %one, %arr[%b] {attncc.arrival} : (i32, memref<2xi32>) -> i32
+    memref.store %n, %arr[%b] : memref<2xi32>
+    scf.reduce
+  }
+  return
+}
