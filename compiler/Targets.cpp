@@ -168,12 +168,12 @@ std::optional<KnobError> checkSchedule(const Schedule &s, const Problem &p, cons
   // cut fold) and griddepcontrol (sm_90 and newer).
   if (s.launch && *s.launch == LaunchKind::Pdl) {
     bool split = std::any_of(s.reduces.begin(), s.reduces.end(), [](const ReduceKnob &r) {
-      return r.autoGroups || (r.groups > 1 && r.combine == SplitCombine::Kernel);
+      return (r.autoGroups || r.groups > 1) && r.combine == SplitCombine::Kernel;
     });
     if (!split && !(s.place && *s.place == Place::Cut))
       return KnobError{"LAUNCH", "pdl",
                        "serial for a schedule of one kernel (pdl chains the kernels of a split, "
-                       "REDUCE@<axis>=g<n>k or gauto, or of PLACE@fold=cut; g<n>a combines in the last CTA, "
+                       "REDUCE@<axis>=g<n>k or gauto, or of PLACE@fold=cut; g<n>a and gautoa combine in the last CTA, "
                        "one kernel)"};
     if (t && t->sm > 0 && t->sm < 90)
       return KnobError{"LAUNCH", "pdl",

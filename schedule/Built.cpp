@@ -111,8 +111,8 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     // Every thread of the CTA takes a share of the combine, so warps that
     // leave early (WSPEC's producers) would leave theirs undone; the cut
     // fold's split has its own maps.
-    if (r.combine == SplitCombine::Atomic && r.groups > 1) {
-      std::string g = "g" + std::to_string(r.groups);
+    if (r.combine == SplitCombine::Atomic && (r.groups > 1 || r.autoGroups)) {
+      std::string g = r.autoGroups ? "gauto" : "g" + std::to_string(r.groups);
       if (!s.wspec.empty())
         return KnobError{"REDUCE@" + r.axis, g + "a",
                          g + "k with WSPEC (the combine in the last CTA needs all of its threads; a producer "
@@ -292,8 +292,9 @@ std::vector<std::string> notExecutedOnCpu(const Schedule &s) {
   if (s.overlap && *s.overlap == OverlapKind::Early) // a split of a tcgen05 product's issue
     out.push_back("OVERLAP=early");
   for (const ReduceKnob &r : s.reduces) // the count and the last point's combine run; one at a time
-    if (r.combine == SplitCombine::Atomic && r.groups > 1)
-      out.push_back("the fences and the CTA's barrier around REDUCE@" + r.axis + "=g" + std::to_string(r.groups) +
+    if (r.combine == SplitCombine::Atomic && (r.groups > 1 || r.autoGroups))
+      out.push_back("the fences and the CTA's barrier around REDUCE@" + r.axis + "=" +
+                    (r.autoGroups ? std::string("gauto") : "g" + std::to_string(r.groups)) +
                     "a's count (the CPU runs the points one after another)");
   return out;
 }

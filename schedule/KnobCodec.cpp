@@ -286,9 +286,9 @@ bool parseReduce(const Item &it, ReduceKnob &r, KnobError &err) {
   const auto &toks = it.toks;
   r.axis = it.axis;
   size_t i = 0;
-  if (i < toks.size() && toks[i] == "gauto") {
+  if (i < toks.size() && (toks[i] == "gauto" || toks[i] == "gautok" || toks[i] == "gautoa")) {
     r.autoGroups = true;
-    r.combine = SplitCombine::Kernel;
+    r.combine = toks[i] == "gautoa" ? SplitCombine::Atomic : SplitCombine::Kernel;
     ++i;
   } else if (i < toks.size() && toks[i][0] == 'g') {
     std::string_view tok = toks[i], body = tok.substr(1);
@@ -296,7 +296,7 @@ bool parseReduce(const Item &it, ReduceKnob &r, KnobError &err) {
     if (last == 'a' || last == 'k')
       body.remove_suffix(1);
     if (!intIn(body, 1, kMaxGroups, r.groups))
-      return fail(err, it.knob, tok, "g<n>[a|k] with n in 1.." + num(kMaxGroups) + ", or gauto");
+      return fail(err, it.knob, tok, "g<n>[a|k] with n in 1.." + num(kMaxGroups) + ", or gauto[a|k]");
     r.combine = last == 'a' ? SplitCombine::Atomic : last == 'k' ? SplitCombine::Kernel : SplitCombine::None;
     if (r.groups > 1 && r.combine == SplitCombine::None)
       return fail(err, it.knob, tok, "g" + num(r.groups) + "a or g" + num(r.groups) +
@@ -542,8 +542,8 @@ std::string printKnobs(const Schedule &s) {
   }
   for (const ReduceKnob &r : s.reduces) {
     std::vector<std::string> toks;
-    if (r.autoGroups)
-      toks.push_back("gauto");
+    if (r.autoGroups) // gauto is gautok
+      toks.push_back(r.combine == SplitCombine::Atomic ? "gautoa" : "gauto");
     else if (r.groups > 0)
       toks.push_back("g" + num(r.groups) +
                      (r.combine == SplitCombine::Atomic ? "a" : r.combine == SplitCombine::Kernel ? "k" : ""));

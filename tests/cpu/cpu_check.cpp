@@ -426,6 +426,11 @@ std::vector<Case> sweep() {
       }), tcbf + ",REDUCE@kv=g4a,PACK=gqa");
   add("last paged decode mma pack", paged(attn(3, 8, 2, 1, 300, 64), 32),
       "TILE@kv=a:mma_m16n8k16_f16/w1x1/f1x4/k4,STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g3a,PACK=gqa");
+  add("last gautoa pack symbolic keys", with(attn(2, 8, 2, 2, 700, 64), [](Problem &p) {
+        p.batch.symbolic = p.seq_k.symbolic = true;
+        p.causal = true;
+      }), tc16 + ",REDUCE@kv=gautoa,PACK=gqa");
+  add("last gautoa one part", attn(1, 4, 1, 1, 300, 64), tc16 + ",REDUCE@kv=gautoa,PACK=gqa");
   add("last logsumexp", rows(ProblemKind::LogSumExp, 2, 2, 5, 257, DType::F16), "TILE@n=n64/f1,REDUCE@n=g3a");
   add("last rowsum", rows(ProblemKind::RowSum, 1, 2, 5, 1000), "TILE@n=n32/f1,REDUCE@n=g5a");
 

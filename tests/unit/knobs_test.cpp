@@ -238,6 +238,18 @@ TEST_CASE("knobs: other families parse into the expected fields", "[knobs]") {
   auto a = parse("REDUCE@kv=g2a");
   REQUIRE(a);
   CHECK(a->reduce("kv")->combine == SplitCombine::Atomic);
+  // gauto[a|k]: gauto is gautok and prints as gauto; gautoa combines in the last CTA.
+  auto autoA = parse("REDUCE@kv=gautoa");
+  REQUIRE(autoA);
+  CHECK(autoA->reduce("kv")->autoGroups);
+  CHECK(autoA->reduce("kv")->combine == SplitCombine::Atomic);
+  CHECK(printKnobs(*autoA) == "REDUCE@kv=gautoa");
+  auto autoK = parse("REDUCE@kv=gautok");
+  REQUIRE(autoK);
+  CHECK(*autoK == *gauto);
+  CHECK(printKnobs(*autoK) == "REDUCE@kv=gauto");
+  CHECK(!(*autoA == *gauto));
+  CHECK_FALSE(parse("REDUCE@kv=gautox"));
   auto lazy = parse("RESCALE=lazy8.25");
   REQUIRE(lazy);
   CHECK(lazy->rescaleThreshold == Approx(8.25));
