@@ -87,6 +87,9 @@ bool hoistBefore(Value v, Operation *anchor) {
   return true;
 }
 
+/// Loops of at most this many trips in the folded combine are unrolled.
+constexpr uint64_t kUnrollBatches = 4;
+
 struct LastCombinePass : mlir::attncc::impl::LastCombineBase<LastCombinePass> {
   LogicalResult fuse(func::FuncOp fn, scf::ParallelOp parts, scf::ParallelOp combine) {
     auto fail = [&](Operation *at, const Twine &why) {
@@ -263,8 +266,18 @@ struct LastCombinePass : mlir::attncc::impl::LastCombineBase<LastCombinePass> {
         m.map(civs[chunkAxis], iivs.back());
       }
     }
+    Block *into = ib.getInsertionBlock();
     for (Operation &op : combine.getBody()->without_terminator())
       ib.clone(op, m);
+    // A fold of a few batches of parts (attncc-prefetch-parts) is unrolled
+    // here: the loads of every batch only need the indices, so unrolled they
+    // can all be in flight while a thread of the last CTA folds several
+    // points in a row (the combine kernel had one point a thread).
+    into->walk([&](scf::ForOp f) {
+      std::optional<APInt> trips = f.getStaticTripCount();
+      if (!f->hasAttr("attncc.unroll") && trips && trips->getZExtValue() <= kUnrollBatches)
+        f->setAttr("attncc.unroll", ib.getUnitAttr());
+    });
     combine.erase();
     return success();
   }

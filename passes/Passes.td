@@ -128,7 +128,9 @@ def LastCombine : Pass<"attncc-last-combine", "func::FuncOp"> {
     `attncc.arrival`), and the point whose count is G - 1 resets the counter
     and runs the combine's body over the block's rows and column chunks (a
     nested `scf.parallel` named `combine`). The counters are a workspace the
-    runtime zeroes once (`attncc.zero_init`). attncc-map-to-gpu lowers the
+    runtime zeroes once (`attncc.zero_init`). A loop of at most 4 trips in the
+    folded combine (attncc-prefetch-parts' batches) is marked `attncc.unroll`.
+    attncc-map-to-gpu lowers the
     arrival (a fence and one atomic a CTA, the result shared by a barrier)
     and spreads the nested map over the CTA's threads.
 
