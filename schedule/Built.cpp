@@ -239,8 +239,8 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
     for (const ReduceKnob &r : s.reduces)
       if (r.autoGroups || r.groups > 1)
         return KnobError{"GRID", "persistent", "tiles or lpt with a split (REDUCE@" + r.axis +
-                                                   "=g<n>k or gauto: a split's parts in a tile loop are not "
-                                                   "built yet)"};
+                                                   "=g<n>k, g<n>a or gauto[a]: a split's parts in a tile loop "
+                                                   "are not built yet)"};
     if (s.place && *s.place == Place::Cut)
       return KnobError{"GRID", "persistent", "tiles or lpt with PLACE@fold=cut (not built yet)"};
   }
