@@ -89,6 +89,15 @@ std::optional<Bundle> load(const std::string &dir, std::string &err) {
     return std::nullopt;
   }
   b.source = *src;
+  // "init": "zero" (REDUCE@<axis>=g<n>a's arrival counters) only on an i32
+  // workspace: the runner clears it once and checks it zero after the runs.
+  for (const json &jb : b.contract["buffers"])
+    if (jb.contains("init") &&
+        (jb["init"] != "zero" || jb.value("role", "") != "workspace" || jb.value("dtype", "") != "i32")) {
+      err = dir + "/contract.json: buffer " + jb.value("name", "?") + ": init = " + jb["init"].dump() +
+            " is not allowed; expected \"zero\" on an i32 workspace (arrival counters)";
+      return std::nullopt;
+    }
   ProblemError perr;
   std::optional<Problem> p = problemFromJson(b.contract["problem"].dump(), perr);
   if (!p) {
@@ -459,11 +468,7 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     if (!mem)
       return std::nullopt;
     x.mem = std::move(*mem);
-    if (jb.value("init", "") == "zero") {
-      if (!x.i32 || x.role != "workspace") {
-        err = "buffer " + x.name + ": init \"zero\" is for i32 workspaces (arrival counters)";
-        return std::nullopt;
-      }
+    if (jb.value("init", "") == "zero") { // (load checked that it is an i32 workspace)
       x.zeroed = true;
       if (!x.mem.fill(0, err))
         return std::nullopt;
