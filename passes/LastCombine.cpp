@@ -91,7 +91,7 @@ bool hoistBefore(Value v, Operation *anchor) {
 constexpr uint64_t kUnrollBatches = 4;
 
 struct LastCombinePass : mlir::attncc::impl::LastCombineBase<LastCombinePass> {
-  LogicalResult fuse(func::FuncOp fn, scf::ParallelOp parts, scf::ParallelOp combine) {
+  LogicalResult fuse(scf::ParallelOp parts, scf::ParallelOp combine) {
     auto fail = [&](Operation *at, const Twine &why) {
       return at->emitOpError("attncc-last-combine: REDUCE@<axis>=g<n>a (the combine in the last CTA) ") << why;
     };
@@ -295,7 +295,7 @@ struct LastCombinePass : mlir::attncc::impl::LastCombineBase<LastCombinePass> {
                     "(attncc-split-reduce)");
       return signalPassFailure();
     }
-    if (failed(fuse(f, parts, combine)))
+    if (failed(fuse(parts, combine)))
       return signalPassFailure();
   }
 };
