@@ -72,21 +72,6 @@ scf::ParallelOp mapNamed(func::FuncOp f, StringRef role) {
   return {};
 }
 
-/// Moves the pure ops of `f`'s entry block that compute `v` (and what they
-/// use) before `anchor`, when they come after it. False if one is not pure.
-bool hoistBefore(Value v, Operation *anchor) {
-  Operation *def = v.getDefiningOp();
-  if (!def || def->getBlock() != anchor->getBlock() || def->isBeforeInBlock(anchor))
-    return true;
-  if (!isPure(def) || def->getNumRegions() != 0)
-    return false;
-  for (Value o : def->getOperands())
-    if (!hoistBefore(o, anchor))
-      return false;
-  def->moveBefore(anchor);
-  return true;
-}
-
 /// Loops of at most this many trips in the folded combine are unrolled.
 constexpr uint64_t kUnrollBatches = 4;
 
@@ -197,9 +182,9 @@ struct LastCombinePass : mlir::attncc::impl::LastCombineBase<LastCombinePass> {
     getUsedValuesDefinedAbove(combine.getRegion(), above);
     for (Value v : combine.getUpperBound())
       above.insert(v);
-    for (Value v : above)
-      if (!hoistBefore(v, parts))
-        return fail(combine, "uses a value computed between the two maps that cannot move before the parts");
+    IRRewriter rewriter(parts.getContext());
+    if (failed(moveValueDefinitions(rewriter, above.getArrayRef(), parts)))
+      return fail(combine, "uses a value computed between the two maps that cannot move before the parts");
 
     OpBuilder b(parts);
     Location loc = unnamed(parts.getLoc());
