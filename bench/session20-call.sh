@@ -1,0 +1,65 @@
+# Device calls written 2026-12-07 (twentieth session). From a checkout of main (the bundle folders
+# are not in git):
+#   bash scripts/setup.sh; bash scripts/build.sh; bash scripts/gpu-deps.sh
+#   S: OUT=$PWD/build-bundles-san bash scripts/make-bundles.sh <the sdef-d128 line of
+#      bench/san-tcgen05.txt and the rdef-97-c line of bench/sweep-tcgen05-rungs.txt>, plus
+#      ea-cr-q2-k14 of bench/sweep-tcgen05-early.txt;
+#      COMMIT=<hash> PART=S bash bench/session20-call.sh   (carry build-deps, build-bundles-san)
+#   S. Issue 14, criterion 5: compute-sanitizer memcheck of the sm_100a default under emulation
+#      (sdef-d128, [1,2,200,128] bf16 causal; rdef-97-c) and of the OVERLAP=early kernel
+#      ea-cr-q2-k14, whose memcheck did not finish in 70 s on 2026-12-07; racecheck of rdef-97-c.
+#      The four run at once (each is slow under emulation, none is timed), each up to
+#      SAN_TIMEOUT s (400).                                                     $OUT/s/
+#   W: OUT=$PWD/build-bundles-wv bash scripts/make-bundles.sh bench/perf-decode-wave.txt;
+#      COMMIT=<hash> PART=W bash bench/session20-call.sh   (carry build-deps, build-bundles-wv,
+#      build-bench)
+#   W. Issue 16, criteria 3 and 6: bench/perf-decode-wave.txt (each decode shape's split count
+#      against the CTAs that fit an SM at once), alternating, 3 rounds; every kernel of the list
+#      checked at full size against the fp32 GPU reference; PyTorch's flash and cuDNN at the four
+#      shapes; the copy bandwidth (scripts/copy-bandwidth.py).  $OUT/w/
+set -u
+export COMMIT=${COMMIT:-wip}
+PART=${PART:-S}
+if [ "$PART" = S ]; then
+  mkdir -p $OUT/s
+  rm -rf build-bundles && mv build-bundles-san build-bundles
+  source scripts/gpu-build-runner.sh > /dev/null 2>&1
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader > $OUT/s/gpu.txt
+  san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  one() { # tool bundle
+    local rc=0 log=/tmp/san-$1-$2.log
+    timeout "${SAN_TIMEOUT:-400}" "$san" --tool "$1" --error-exitcode 3 "$R" "build-bundles/$2" > $log 2>&1 || rc=$?
+    local summary; summary=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $log | tail -1 || true)
+    echo "$1 $2: exit $rc  $summary  ($(grep -cE 'passed|PASS' $log) pass lines)"
+    python3 -c 'import json,sys; print(json.dumps({"tool": sys.argv[1], "bundle": sys.argv[2], "exit": int(sys.argv[3]), "summary": sys.argv[4]}))' \
+      "$1" "$2" "$rc" "$summary" > $OUT/s/san-$1-$2.jsonl
+  }
+  t0=$(date +%s)
+  one memcheck sdef-d128 & one memcheck rdef-97-c & one memcheck ea-cr-q2-k14 & one racecheck rdef-97-c &
+  wait
+  echo "sanitizers: $(( $(date +%s) - t0 )) s"
+  cat $OUT/s/san-*.jsonl > $OUT/s/sanitizers.jsonl && rm -f $OUT/s/san-*.jsonl
+  python3 scripts/results-json.py $OUT/s --what "bench/session20-call.sh PART=S: memcheck of the sm_100a default under emulation (sdef-d128, rdef-97-c) and of ea-cr-q2-k14 (OVERLAP=early); racecheck of rdef-97-c" > /dev/null 2>&1 || echo results-json failed
+  rm -f $OUT/s/gpu.txt
+fi
+if [ "$PART" = W ]; then
+  mkdir -p $OUT/w
+  rm -rf build-bundles && mv build-bundles-wv build-bundles
+  B=$(grep -v '^#' bench/perf-decode-wave.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|' | tr '\n' ' ')
+  OUT=$OUT/w BUNDLES="$B" ROUNDS=3 BENCH=30 NOTE="decode split counts against one wave of CTAs" \
+    timeout 240 bash scripts/gpu-abab.sh 2>&1 | tail -18
+  source scripts/gpu-build-runner.sh > /dev/null 2>&1
+  for b in $B; do
+    timeout 40 $R --gpu-reference --json $OUT/w/verify.jsonl $b | tail -1 | cut -c1-120 || echo "full: $b FAILED or timed out"
+  done
+  NO_FLEX=1 timeout 120 python3 scripts/anchors-all.py 8,32,8,1,32768,128,bf16 1,32,8,1,131072,128,bf16 \
+    16,32,1,1,8192,128,bf16 64,32,8,1,4096,128,bf16 > $OUT/w/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
+  python3 -c "
+import json
+for l in open('$OUT/w/anchors.jsonl'):
+    r=json.loads(l); print(r['shape'], 'flash', r.get('flash_us'), 'cudnn', r.get('cudnn_us'))
+" || true
+  timeout 60 python3 scripts/copy-bandwidth.py > $OUT/w/copy.json && cat $OUT/w/copy.json
+  python3 scripts/results-json.py $OUT/w --what "bench/session20-call.sh PART=W: bench/perf-decode-wave.txt at full size (checked), 3 alternating rounds, flash and cuDNN" > /dev/null 2>&1 || echo results-json failed
+  rm -f $OUT/w/gpu.txt
+fi
