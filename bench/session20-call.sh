@@ -17,6 +17,15 @@
 #      against the CTAs that fit an SM at once), alternating, 3 rounds; every kernel of the list
 #      checked at full size against the fp32 GPU reference; PyTorch's flash and cuDNN at the four
 #      shapes; the copy bandwidth (scripts/copy-bandwidth.py).  $OUT/w/
+#   R: OUT=$PWD/build-bundles-rs bash scripts/make-bundles.sh bench/sweep-rowsum.txt bench/perf-rowsum.txt;
+#      COMMIT=<hash> PART=R bash bench/session20-call.sh   (carry build-deps, build-bundles-rs,
+#      build-bench)
+#   R. Issue 15: ROWSUM=end (attncc-defer-rowsum), never run on a GPU before. bench/sweep-rowsum.txt
+#      against the float64 reference (O, LSE, poison, bitwise repeats), the re-* kernels of
+#      bench/perf-rowsum.txt at full size against the fp32 GPU reference, memcheck and racecheck of
+#      rs-tc-ring-c; then bench/perf-rowsum.txt (ROWSUM=block against end in the eight sm_120
+#      defaults and three sm_90a ones) alternating, 2 rounds, and PyTorch's flash and cuDNN at
+#      the issue's shapes.                                                       $OUT/r/
 set -u
 export COMMIT=${COMMIT:-wip}
 PART=${PART:-S}
@@ -62,4 +71,25 @@ for l in open('$OUT/w/anchors.jsonl'):
   timeout 60 python3 scripts/copy-bandwidth.py > $OUT/w/copy.json && cat $OUT/w/copy.json
   python3 scripts/results-json.py $OUT/w --what "bench/session20-call.sh PART=W: bench/perf-decode-wave.txt at full size (checked), 3 alternating rounds, flash and cuDNN" > /dev/null 2>&1 || echo results-json failed
   rm -f $OUT/w/gpu.txt
+fi
+if [ "$PART" = R ]; then
+  mkdir -p $OUT/r $OUT/rt
+  rm -rf build-bundles && mv build-bundles-rs build-bundles
+  grep '^re-' bench/perf-rowsum.txt > /tmp/rowsum-full.txt
+  OUT=$OUT/r SWEEP=bench/sweep-rowsum.txt FULL=/tmp/rowsum-full.txt LADDER="" SAN="rs-tc-ring-c" CONTROLS="" REFS="" \
+    STEP_TIMEOUT=150 SAN_TIMEOUT=40 timeout ${RV_TIMEOUT:-190} bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -12
+  python3 scripts/results-json.py $OUT/r --what "bench/session20-call.sh PART=R: ROWSUM=end, bench/sweep-rowsum.txt, the re-* kernels of bench/perf-rowsum.txt at full size, sanitizers of rs-tc-ring-c" > /dev/null 2>&1 || echo results-json failed
+  rm -f $OUT/r/gpu.txt
+  B=$(grep -v '^#' bench/perf-rowsum.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|' | tr '\n' ' ')
+  OUT=$OUT/rt BUNDLES="$B" ROUNDS=2 BENCH=20 NOTE="ROWSUM=block against ROWSUM=end" \
+    timeout ${RT_TIMEOUT:-150} bash scripts/gpu-abab.sh 2>&1 | tail -24
+  NO_FLEX=1 timeout 90 python3 scripts/anchors-all.py 1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
+    4,32,32,8192,8192,64,f16 8,16,16,4096,4096,128,bf16 4,16,16,8192,8192,128,bf16 2,16,16,16384,16384,128,bf16 \
+    4,16,16,8192,8192,128,bf16,causal 4,32,8,4096,4096,128,bf16,causal > $OUT/rt/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
+  python3 -c "
+import json
+for l in open('$OUT/rt/anchors.jsonl'):
+    r=json.loads(l); print(r['shape'], r['causal'], 'flash', r.get('flash_us'), 'cudnn', r.get('cudnn_us'))
+" || true
+  rm -f $OUT/rt/gpu.txt
 fi

@@ -122,6 +122,8 @@ std::string KernelEmitter::elem(Value v, StringRef e) {
       return elem(it->second, "0");
     if (from == "rowthread.col") // ... and in column e
       return elem(it->second, e);
+    if (layoutOf(v) == "quad") // a row spread over its lanes' partials: slot e is the row's slot e
+      return elem(it->second, e);
     if (from == "row")
       return elem(it->second, "(" + x + " / " + std::to_string(4 * nf) + ") * 2 + ((" + x +
                                   " >> 1) & 1)");
@@ -222,11 +224,11 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       .Case([&](vector::BroadcastOp o) -> LogicalResult {
         if (isa<VectorType>(o.getSource().getType())) {
           std::string l = layoutOf(o.getSource()), r = layoutOf(o.getResult());
-          bool mma = r == "c" && (l == "row" || l == "col");
+          bool mma = (r == "c" && (l == "row" || l == "col")) || (r == "quad" && l == "row");
           bool rowthread = (r == "rowthread" && (l == "rowthread.row" || l == "rowthread.col")) ||
                            (r == "rowhalf" && (l == "rowhalf.row" || l == "rowthread.col"));
           if (!mma && !rowthread)
-            return o.emitOpError("only scalar broadcasts and row/col -> c (rowthread.row/col -> "
+            return o.emitOpError("only scalar broadcasts and row/col -> c, row -> quad (rowthread.row/col -> "
                                  "rowthread, rowhalf.row/rowthread.col -> rowhalf) broadcasts are supported");
           spreadOf[o.getResult()] = o.getSource();
           return success();

@@ -8,8 +8,16 @@ LogicalResult KernelEmitter::emitMultiReduction(vector::MultiDimReductionOp op) 
   std::string from = layoutOf(op.getSource()), to = layoutOf(op.getResult());
   // rowthread / rowhalf: the thread holds its row whole.
   bool rowthread = (from == "rowthread" && to == "rowthread.row") || (from == "rowhalf" && to == "rowhalf.row");
-  if (!((from == "c" && to == "row") || rowthread) || op.getReductionDims() != ArrayRef<int64_t>{1})
-    return op.emitOpError("only a row reduction of a c (rowthread, rowhalf) tile can be emitted");
+  // ROWSUM=end: a c tile as [M, N/8, 4, 2] summed over dims 1 and 3 is each
+  // lane's share of its rows (quad, no shuffles); a quad summed over its
+  // lanes is the row (the two shuffles, once, after the fold).
+  bool lanes = from == "c" && to == "quad" && src.getRank() == 4 &&
+               op.getReductionDims() == ArrayRef<int64_t>{1, 3};
+  bool quads = from == "quad" && to == "row" && op.getReductionDims() == ArrayRef<int64_t>{1};
+  if (!((from == "c" && to == "row" && op.getReductionDims() == ArrayRef<int64_t>{1}) || lanes || quads ||
+        (rowthread && op.getReductionDims() == ArrayRef<int64_t>{1})))
+    return op.emitOpError("only a row reduction of a c (rowthread, rowhalf, quad) tile, or of a c tile as "
+                          "[M, N/8, 4, 2] over dims 1 and 3, can be emitted");
   std::string f;
   if (op.getKind() == vector::CombiningKind::MAXIMUMF) f = "fmaxf";
   else if (op.getKind() != vector::CombiningKind::ADD)
@@ -25,20 +33,31 @@ LogicalResult KernelEmitter::emitMultiReduction(vector::MultiDimReductionOp op) 
     os << "float " << n << "[1] = {" << comb(x, elem(op.getAcc(), "0")) << "};\n";
     return success();
   }
-  int64_t nf = src.getDimSize(1) / 8;
-  std::string n = define(op.getResult());
-  std::string x = fresh("x");
+  if ((quads || lanes) && !f.empty())
+    return op.emitOpError("only an <add> reduction into or out of lane partials (quad) can be emitted");
+  // One value a row slot (rows g and g + 8 of each 16-row tile): the
+  // thread's own elements of the row (c, or c as [M, N/8, 4, 2]: the same
+  // registers), or its quad element; then, unless the result is the lanes'
+  // partials, the quad's four combined by two shuffles.
+  std::string n = define(op.getResult()), x = fresh("x");
   os << "float " << n << "[" << fm * 2 << "];\n";
   os << "#pragma unroll\nfor (int slot = 0; slot < " << fm * 2 << "; ++slot) {\n";
   os.indent();
-  std::string at = "(((slot >> 1) * " + std::to_string(nf) + " + nf) * 2 + (slot & 1)) * 2 + ";
-  os << "float " << x << " = " << elem(op.getSource(), "(((slot >> 1) * " + std::to_string(nf) + ") * 2 + (slot & 1)) * 2") << ";\n";
-  os << "#pragma unroll\nfor (int nf = 0; nf < " << nf << "; ++nf) {\n";
-  os << "  if (nf) " << x << " = " << comb(x, elem(op.getSource(), at + "0")) << ";\n";
-  os << "  " << x << " = " << comb(x, elem(op.getSource(), at + "1")) << ";\n";
-  os << "}\n";
-  os << x << " = " << comb(x, "__shfl_xor_sync(0xffffffffu, " + x + ", 1)") << ";\n";
-  os << x << " = " << comb(x, "__shfl_xor_sync(0xffffffffu, " + x + ", 2)") << ";\n";
+  if (quads) {
+    os << "float " << x << " = " << elem(op.getSource(), "slot") << ";\n";
+  } else {
+    int64_t nf = lanes ? src.getDimSize(1) : src.getDimSize(1) / 8;
+    std::string at = "(((slot >> 1) * " + std::to_string(nf) + " + nf) * 2 + (slot & 1)) * 2 + ";
+    os << "float " << x << " = " << elem(op.getSource(), "(((slot >> 1) * " + std::to_string(nf) + ") * 2 + (slot & 1)) * 2") << ";\n";
+    os << "#pragma unroll\nfor (int nf = 0; nf < " << nf << "; ++nf) {\n";
+    os << "  if (nf) " << x << " = " << comb(x, elem(op.getSource(), at + "0")) << ";\n";
+    os << "  " << x << " = " << comb(x, elem(op.getSource(), at + "1")) << ";\n";
+    os << "}\n";
+  }
+  if (!lanes) {
+    os << x << " = " << comb(x, "__shfl_xor_sync(0xffffffffu, " + x + ", 1)") << ";\n";
+    os << x << " = " << comb(x, "__shfl_xor_sync(0xffffffffu, " + x + ", 2)") << ";\n";
+  }
   os << n << "[slot] = " << comb(x, elem(op.getAcc(), "slot")) << ";\n";
   os.unindent();
   os << "}\n";

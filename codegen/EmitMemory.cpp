@@ -22,7 +22,7 @@ int64_t KernelEmitter::count(Value v) {
   if (l.empty())
     return vt.getNumElements();
   if (l == "c") return fm * (vt.getDimSize(1) / 8) * 4;
-  if (l == "row") return fm * 2;
+  if (l == "row" || l == "quad") return fm * 2; // quad: the thread's own share of each of its rows
   if (l == "col") return (vt.getNumElements() / 8) * 2;
   if (l == "a") return fm * (vt.getDimSize(1) / 16) * 8;
   if (l == "b.nk" || l == "b.kn") return vt.getNumElements() / 32;
@@ -58,6 +58,8 @@ SmallVector<std::string> KernelEmitter::coords(VectorType vt, const std::string 
     return {w0 + " + (" + x + " / " + n(4 * nf) + ") * 16 + ((" + x + " >> 1) & 1) * 8 + g",
             "((" + x + " >> 2) % " + n(nf) + ") * 8 + 2 * t4 + (" + x + " & 1)"};
   }
+  if (l == "quad") // element (r, t4) of each of the thread's rows
+    return {w0 + " + (" + x + " >> 1) * 16 + (" + x + " & 1) * 8 + g", "t4"};
   if (l == "row") {
     std::string r = w0 + " + (" + x + " >> 1) * 16 + (" + x + " & 1) * 8 + g";
     return vt.getRank() == 2 ? SmallVector<std::string>{r, "0"} : SmallVector<std::string>{r};

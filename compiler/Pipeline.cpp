@@ -70,6 +70,7 @@ void buildPipeline(OpPassManager &pm, Stage from, Stage to) {
     fn.addPass(mlir::attncc::createExp2());         // EXP=ex2
     fn.addPass(mlir::attncc::createExpPoly());      // EXP=poly<k>: a quarter of the weights on the FMA pipe
     fn.addPass(mlir::attncc::createOverlap());      // OVERLAP=pv
+    fn.addPass(mlir::attncc::createDeferRowSum());  // ROWSUM=end: the row sum's quad shuffles once, after the fold
     fn.addPass(mlir::attncc::createSplitColumns()); // a split's combine: a point per 4-column chunk
     fn.addPass(mlir::attncc::createPrefetchParts()); // a split's combine: 8 parts' loads at once
     fn.addPass(mlir::attncc::createLastCombine());  // REDUCE@kv=g<n>a: the last CTA of a row block combines

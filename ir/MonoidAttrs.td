@@ -78,6 +78,9 @@ def Monoid_FragmentAttr : Monoid_Attr<"Fragment", "fragment"> {
 
     * `c`: the mma.sync m16n8k16 accumulator fragments (also wgmma's);
     * `row` / `col`: the rows / columns of a `c` tile that a thread holds;
+    * `quad`: an [M x 4] tile of a row's four lane partials (ROWSUM=end,
+      attncc-defer-rowsum): lane 4g + t holds element t of the rows it holds
+      in `row`, the sum of its own columns of a `c` tile;
     * `a`: A fragments read from memory;
     * `b.nk` / `b.kn`: B fragments read from memory, [N x K] or [K x N];
     * `smem`: a block staged in shared memory (attncc-stage), read by
@@ -102,7 +105,7 @@ def Monoid_FragmentAttr : Monoid_Attr<"Fragment", "fragment"> {
   let hasCustomAssemblyFormat = 1;
   let extraClassDeclaration = [{
     /// "c", "row", "col", "a", "b.nk", "b.kn", "smem", "rowthread", "rowthread.row", "rowthread.col",
-    /// "rowhalf" or "rowhalf.row".
+    /// "rowhalf", "rowhalf.row" or "quad".
     ::llvm::StringRef layoutName() const { return ::mlir::monoid::fragmentName(getKind()); }
   }];
 }

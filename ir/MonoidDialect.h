@@ -48,7 +48,7 @@ inline StringRef arrangementName(Arrangement a) {
 
 /// The fragment layouts of #monoid.fragment (MonoidAttrs.td says what each
 /// one is).
-enum class Fragment : uint32_t { C, Row, Col, A, BNK, BKN, Smem, RowThread, RtRow, RtCol, RowHalf, RhRow };
+enum class Fragment : uint32_t { C, Row, Col, A, BNK, BKN, Smem, RowThread, RtRow, RtCol, RowHalf, RhRow, Quad };
 inline StringRef fragmentName(Fragment f) {
   switch (f) {
   case Fragment::C: return "c";
@@ -63,6 +63,7 @@ inline StringRef fragmentName(Fragment f) {
   case Fragment::RtCol: return "rowthread.col";
   case Fragment::RowHalf: return "rowhalf";
   case Fragment::RhRow: return "rowhalf.row";
+  case Fragment::Quad: return "quad";
   }
   return "?";
 }
@@ -78,7 +79,7 @@ inline bool isRowHalf(StringRef l) { return l == "rowhalf" || l == "rowhalf.row"
 inline std::optional<Fragment> fragmentNamed(StringRef name) {
   for (Fragment f : {Fragment::C, Fragment::Row, Fragment::Col, Fragment::A, Fragment::BNK, Fragment::BKN,
                      Fragment::Smem, Fragment::RowThread, Fragment::RtRow, Fragment::RtCol, Fragment::RowHalf,
-                     Fragment::RhRow})
+                     Fragment::RhRow, Fragment::Quad})
     if (fragmentName(f) == name)
       return f;
   return std::nullopt;

@@ -43,6 +43,11 @@
 // 0-15 those rows and lanes 16-31 lanes no product writes: layouts rowhalf
 // and rowhalf.row (MonoidAttrs.td), beside the same rowthread.col.
 //
+// quad (ROWSUM=end, attncc-defer-rowsum): an [M x 4] tile whose element
+// (r, t) is lane t's share of row r, the sum of the columns it holds in c.
+// A row reduction of a c tile cast to [M, N/8, 4, 2] over dims 1 and 3 gives
+// it, a row broadcast to [M x 4] scales it, and a row reduction of it is the
+// row (the only one with shuffles).
 // Assignment is unification: a contraction fixes its result, accumulator and
 // operands; elementwise ops, scf.for iter_args and shape casts give their
 // values one layout; a row reduction maps c to row; a broadcast maps row or
@@ -138,16 +143,24 @@ public:
             set(c.getRhs(), kn ? "b.kn" : "b.nk", c);
         })
         .Case([&](vector::MultiDimReductionOp r) {
-          set(r.getSource(), acc, r);
-          set(r.getResult(), row, r);
-          set(r.getAcc(), row, r);
+          // ROWSUM=end (attncc-defer-rowsum): a c tile seen as [M, N/8, 4, 2]
+          // summed over its n8 tiles and pairs is each lane's partial of its
+          // rows ([M x 4], quad); the quad's sum over its 4 lanes is a row.
+          VectorType src = r.getSourceVectorType();
+          bool lanes = acc == "c" && src.getRank() == 4;
+          bool quads = acc == "c" && src.getRank() == 2 && src.getDimSize(1) == 4;
+          set(r.getSource(), quads ? "quad" : acc, r);
+          set(r.getResult(), lanes ? "quad" : row, r);
+          set(r.getAcc(), lanes ? "quad" : row, r);
         })
         .Case([&](vector::ShapeCastOp s) { unify({s.getSource(), s.getResult()}, s); })
         .Case([&](vector::BroadcastOp b) {
           auto src = dyn_cast<VectorType>(b.getSource().getType());
           if (!src)
             return;
-          set(b.getResult(), acc, b);
+          auto dst = cast<VectorType>(b.getResult().getType());
+          bool quad = acc == "c" && dst.getRank() == 2 && dst.getDimSize(1) == 4; // a row to its lanes' partials
+          set(b.getResult(), quad ? "quad" : acc, b);
           bool rowVec = src.getRank() == 2 && src.getDimSize(1) == 1;
           set(b.getSource(), rowVec ? row : col, b);
         })

@@ -725,6 +725,24 @@ def LazyRescale : Pass<"attncc-lazy-rescale", "func::FuncOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def DeferRowSum : Pass<"attncc-defer-rowsum", "func::FuncOp"> {
+  let summary = "ROWSUM=end: a fold carries its row sum as the four lanes' partials and adds them once, after the fold";
+  let description = [{
+    Reads the schedule the function carries (`attncc.schedule`). With
+    `ROWSUM=end`, in every block fold (an `scf.for` holding a
+    `vector.contract`) whose row sum `%d : vector<M x f32>` starts at zero
+    and is read only by its own update `vector.multi_reduction <add>, %p,
+    (%d * %alpha) [1]`, the sum is carried as `vector<M x 4 x f32>`: each
+    block adds `%p` cast to `[M, N/8, 4, 2]` over dims 1 and 3 (what each
+    lane of the accumulator layout holds of a row) and rescales by
+    `%alpha` spread over the four; after the loop one `<add>` reduction of
+    the four gives the row sum. attncc-atomize lays the `[M x 4]` tile out
+    as `quad`, so only that last reduction shuffles. The same element of the
+    carrier's monoid, up to the order of the additions.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::vector::VectorDialect"];
+}
+
 def SkipRescale : Pass<"attncc-skip-rescale", "ModuleOp"> {
   let summary = "RESCALE=lazy<t>: a warp whose rows all kept their maxima skips the rescale of its register accumulator";
   let description = [{

@@ -197,6 +197,17 @@ std::optional<KnobError> checkBuilt(const Schedule &s) {
                                          "for mma.sync; " + (tcgen05 ? std::string("tcgen05 takes P from tensor memory)")
                                                                     : std::string("wgmma reads P from registers)"))};
   }
+  if (s.rowsum && *s.rowsum == RowSumKind::End) {
+    // attncc-defer-rowsum: the accumulator layout of mma.sync and wgmma
+    // spreads a row's columns over the four lanes of a quad; tcgen05 gives a
+    // thread its row whole (nothing to defer), the scalar rung has no quads.
+    if (!atomTile)
+      return KnobError{"ROWSUM", "end", "block without a tensor-core TILE (end keeps a row's sum as four "
+                                        "partials, one a lane of the quad that holds the row's columns)"};
+    if (tcgen05)
+      return KnobError{"ROWSUM", "end", "block with a " + atomName + " atom (a thread holds its row whole in "
+                                        "tensor memory's layout: its row sum needs no shuffles to defer)"};
+  }
   if (s.hoist && *s.hoist == HoistKind::Off)
     for (const StageKnob &st : s.stages)
       if (!atomTile || st.axis != atomTile->axis)

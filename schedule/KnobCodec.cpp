@@ -7,7 +7,7 @@
 // token exactly as written, and what is allowed; nothing here throws.
 //
 // Printing is canonical: families in the order TILE, STAGE, REDUCE, PLACE,
-// WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK, LAUNCH, and within a family in the order
+// WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK, LAUNCH, ROWSUM, and within a family in the order
 // written.
 // Every token prints back exactly as written (integers have no leading zeros,
 // optional parts are remembered, lazy<t> keeps its spelling), so for a string
@@ -62,7 +62,7 @@ std::string num(long long v) { return std::to_string(v); }
 // Functions rather than globals, so a static initializer elsewhere may parse.
 std::string familyList() {
   return "a family among TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK, "
-         "LAUNCH";
+         "LAUNCH, ROWSUM";
 }
 std::string tileTensorGrammar() { return "a:<atom>/w<WM>x<WN>/f<FM>x<FN>/k<bk>"; }
 std::string tileScalarGrammar() { return "n<N>[x<M>]/f<fn>[x<fm>]"; }
@@ -389,7 +389,7 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
   it.value = text.substr(eq + 1);
 
   const char *families[] = {"TILE", "STAGE", "REDUCE", "PLACE", "WSPEC", "EXP",
-                            "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST", "PACK", "LAUNCH"};
+                            "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST", "PACK", "LAUNCH", "ROWSUM"};
   if (std::find(std::begin(families), std::end(families), it.family) == std::end(families))
     return fail(err, "knob string", it.family.empty() ? head : std::string_view(it.family), familyList());
   bool axisFamily = it.family == "TILE" || it.family == "STAGE" || it.family == "REDUCE";
@@ -466,6 +466,12 @@ bool parseItem(std::string_view text, Schedule &s, std::vector<std::string> &see
     if (v == "none") s.pack = PackKind::None;
     else if (v == "gqa") s.pack = PackKind::Gqa;
     else return fail(err, it.knob, v, "none or gqa");
+    return true;
+  }
+  if (f == "ROWSUM") {
+    if (v == "block") s.rowsum = RowSumKind::Block;
+    else if (v == "end") s.rowsum = RowSumKind::End;
+    else return fail(err, it.knob, v, "block or end");
     return true;
   }
   if (f == "LAUNCH") {
@@ -577,6 +583,7 @@ std::string printKnobs(const Schedule &s) {
   if (s.hoist) out.push_back(std::string("HOIST=") + (*s.hoist == HoistKind::On ? "on" : "off"));
   if (s.pack) out.push_back(std::string("PACK=") + (*s.pack == PackKind::Gqa ? "gqa" : "none"));
   if (s.launch) out.push_back(std::string("LAUNCH=") + (*s.launch == LaunchKind::Pdl ? "pdl" : "serial"));
+  if (s.rowsum) out.push_back(std::string("ROWSUM=") + (*s.rowsum == RowSumKind::End ? "end" : "block"));
   std::string text;
   for (const std::string &o : out) text += (text.empty() ? "" : ",") + o;
   return text;
@@ -603,7 +610,7 @@ bool ReduceKnob::operator==(const ReduceKnob &o) const {
 
 bool Schedule::empty() const {
   return tiles.empty() && stages.empty() && reduces.empty() && !place && wspec.empty() && !exp && !rescale &&
-         !acc && !grid && !overlap && !repack && !hoist && !pack && !launch;
+         !acc && !grid && !overlap && !repack && !hoist && !pack && !launch && !rowsum;
 }
 
 /// Order-sensitive within a family (TILE@a,TILE@b differs from TILE@b,TILE@a),
@@ -612,7 +619,8 @@ bool Schedule::operator==(const Schedule &o) const {
   return tiles == o.tiles && stages == o.stages && reduces == o.reduces && place == o.place && wspec == o.wspec &&
          exp == o.exp && expPolyDegree == o.expPolyDegree && rescale == o.rescale &&
          rescaleThreshold == o.rescaleThreshold && acc == o.acc && accSteps == o.accSteps && grid == o.grid && overlap == o.overlap &&
-         repack == o.repack && hoist == o.hoist && pack == o.pack && launch == o.launch;
+         repack == o.repack && hoist == o.hoist && pack == o.pack && launch == o.launch &&
+         rowsum == o.rowsum;
 }
 
 template <typename K> static const K *findAxis(const std::vector<K> &v, const std::string &axis) {

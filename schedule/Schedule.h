@@ -136,6 +136,13 @@ enum class PackKind { None, Gqa };
 /// (griddepcontrol wait); the launch gap and the successor's start-up overlap
 /// the predecessor's last wave.
 enum class LaunchKind { Serial, Pdl };
+/// ROWSUM=block|end: where the fold's running row sum (the carrier's d) is
+/// summed across the four lanes of a quad that hold a row's columns in the
+/// mma.sync and wgmma accumulator layout. block (the default): after every
+/// key block, two shuffles a row; end (attncc-defer-rowsum): each lane keeps
+/// the sum of its own columns through the fold, and the four are added once
+/// after it (FlashAttention-2's way).
+enum class RowSumKind { Block, End };
 
 /// One warp-specialization role and its warp count: load1, mma1, softmax2, corr1.
 struct WarpRole {
@@ -164,6 +171,7 @@ struct Schedule {
   std::optional<HoistKind> hoist;
   std::optional<PackKind> pack;
   std::optional<LaunchKind> launch;
+  std::optional<RowSumKind> rowsum;
 
   bool empty() const;
   bool operator==(const Schedule &o) const;

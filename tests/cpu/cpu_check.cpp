@@ -267,6 +267,29 @@ std::vector<Case> sweep() {
         p.causal = true;
         p.window = 0;
       }), tc16 + ",REDUCE@kv=g3k,RESCALE=lazy8");
+  // ROWSUM=end (attncc-defer-rowsum): the row sum carried as the four lanes'
+  // partials ([M x 4], each the sum of the columns 8f + 2t + {0,1}) and added
+  // once after the fold. With one 8-key block (tc16) and 16 (tcbf, tc32);
+  // lazy rescales, the rotated fold, a split, fully masked rows, symbolic
+  // sizes and the masks.
+  add("tc rowsum-end causal ring lazy1", with(attn(1, 2, 2, 97, 97, 64), [](Problem &p) { p.causal = true; }),
+      tc16 + ",STAGE@kv=d2/cp/ring,EXP=ex2,RESCALE=lazy1,ROWSUM=end");
+  add("tc rowsum-end everything bf16", with(attn(2, 8, 2, 45, 77, 64, DType::BF16), [](Problem &p) {
+        p.causal = true;
+        p.window = 20;
+        p.bias = true;
+        p.alibi = true;
+        p.softcap = 20.0;
+      }), tcbf + ",ROWSUM=end");
+  add("tc rowsum-end overlap symbolic", with(attn(2, 2, 2, 57, 91, 64), [](Problem &p) {
+        p.batch.symbolic = p.seq_q.symbolic = p.seq_k.symbolic = true;
+      }), tc32 + ",STAGE@kv=d3/cp/ring,EXP=ex2,OVERLAP=pv,ROWSUM=end");
+  add("tc rowsum-end split masked-rows", with(attn(1, 2, 2, 64, 16, 64), [](Problem &p) {
+        p.causal = true;
+        p.window = 0;
+      }), tc16 + ",REDUCE@kv=g3k,RESCALE=lazy8,ROWSUM=end");
+  add("tc rowsum-end pack decode split", attn(2, 8, 2, 1, 1000, 64), tc32 + ",REDUCE@kv=g8k,PACK=gqa,ROWSUM=end");
+  add("tc rowsum-end cut", attn(1, 2, 2, 97, 97, 64), tc16 + ",PLACE@fold=cut,ROWSUM=end");
   // PACK=gqa (issue 16, step 2): attncc-pack-gqa runs a KV group's query
   // heads as one row axis, so a row tile holds rows of several heads; the
   // mask reads the row back as r mod Sq and ALiBi the head as hkv*G + r/Sq.

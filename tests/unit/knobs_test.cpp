@@ -20,9 +20,9 @@ std::optional<Schedule> parse(const std::string &s) {
 /// Families in canonical print order; -1 for anything else.
 int familyRank(const std::string &item) {
   static const char *order[] = {"TILE", "STAGE",   "REDUCE", "PLACE", "WSPEC",  "EXP",
-                                "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST", "PACK", "LAUNCH"};
+                                "RESCALE", "ACC", "GRID", "OVERLAP", "REPACK", "HOIST", "PACK", "LAUNCH", "ROWSUM"};
   std::string fam = item.substr(0, item.find_first_of("@="));
-  for (int i = 0; i < 14; ++i)
+  for (int i = 0; i < 15; ++i)
     if (fam == order[i])
       return i;
   return -1;
@@ -128,6 +128,10 @@ const std::vector<std::string> kValid = {
     "REDUCE@kv=gauto/b2",
     "TILE@kv=a:mma_m16n8k16_bf16/w1x1/f1x8/k4,STAGE@kv=d2/cp/ring/pad,REDUCE@kv=g32k,EXP=ex2,PACK=gqa",
     "LAUNCH=serial",
+    "ROWSUM=end",
+    "ROWSUM=block",
+    "TILE@kv=a:mma_m16n8k16_bf16/w4x1/f2x4/k4,STAGE@kv=d2/cp/ring/pad/x4,STAGE@q=d1/cp/pad,EXP=ex2,RESCALE=lazy8,"
+    "ROWSUM=end",
     "LAUNCH=pdl",
     "TILE@kv=a:mma_m16n8k16_bf16/w1x1/f1x4/k4,STAGE@kv=d3/tma/ring,REDUCE@kv=g16k,EXP=ex2,PACK=gqa,LAUNCH=pdl",
 };
@@ -326,7 +330,7 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"EXP=ex2,,ACC=f32", "knob string", ",,", "separated by single commas"},
       {"EXP=ex2, ACC=f32", "knob string", " ACC=f32", "no spaces"},
       {"EXP", "knob string", "EXP", "FAMILY[@axis]=value"},
-      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK, LAUNCH"},
+      {"FOO@kv=1", "knob string", "FOO", "TILE, STAGE, REDUCE, PLACE, WSPEC, EXP, RESCALE, ACC, GRID, OVERLAP, REPACK, HOIST, PACK, LAUNCH, ROWSUM"},
       {"OVERLAP=qk", "OVERLAP", "qk", "none, pv, wg, pv+wg or early"},
       {"OVERLAP@kv=pv", "OVERLAP", "OVERLAP@kv", "OVERLAP without an axis"},
       {"REPACK=shared", "REPACK", "shared", "regs or smem"},
@@ -338,6 +342,9 @@ TEST_CASE("knobs: malformed strings give specific errors", "[knobs]") {
       {"LAUNCH=graph", "LAUNCH", "graph", "serial or pdl"},
       {"LAUNCH@kv=pdl", "LAUNCH", "LAUNCH@kv", "LAUNCH without an axis"},
       {"LAUNCH=pdl,LAUNCH=serial", "LAUNCH", "serial", "LAUNCH at most once"},
+      {"ROWSUM=quad", "ROWSUM", "quad", "block or end"},
+      {"ROWSUM@kv=end", "ROWSUM", "ROWSUM@kv", "ROWSUM without an axis"},
+      {"ROWSUM=end,ROWSUM=block", "ROWSUM", "block", "ROWSUM at most once"},
       {"tile@kv=n1/f1", "knob string", "tile", "a family among TILE"},
       {"=x", "knob string", "", "a family among"},
       {"TILE=n64/f4", "TILE", "TILE", "needs an axis"},
