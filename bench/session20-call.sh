@@ -83,9 +83,10 @@ if [ "$PART" = R ]; then
   B=$(grep -v '^#' bench/perf-rowsum.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|' | tr '\n' ' ')
   OUT=$OUT/rt BUNDLES="$B" ROUNDS=2 BENCH=20 NOTE="ROWSUM=block against ROWSUM=end" \
     timeout ${RT_TIMEOUT:-150} bash scripts/gpu-abab.sh 2>&1 | tail -24
-  NO_FLEX=1 timeout 90 python3 scripts/anchors-all.py 1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
+  # shellcheck disable=SC2086
+  NO_FLEX=1 timeout ${RA_TIMEOUT:-90} python3 scripts/anchors-all.py ${RA_SHAPES:-1,8,8,4096,4096,64,f16 1,8,8,4096,4096,64,f16,causal \
     4,32,32,8192,8192,64,f16 8,16,16,4096,4096,128,bf16 4,16,16,8192,8192,128,bf16 2,16,16,16384,16384,128,bf16 \
-    4,16,16,8192,8192,128,bf16,causal 4,32,8,4096,4096,128,bf16,causal > $OUT/rt/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
+    4,16,16,8192,8192,128,bf16,causal 4,32,8,4096,4096,128,bf16,causal} > $OUT/rt/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
   python3 -c "
 import json
 for l in open('$OUT/rt/anchors.jsonl'):
