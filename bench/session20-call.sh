@@ -76,7 +76,7 @@ if [ "$PART" = R ]; then
   mkdir -p $OUT/r $OUT/rt
   rm -rf build-bundles && mv build-bundles-rs build-bundles
   grep '^re-' bench/perf-rowsum.txt > /tmp/rowsum-full.txt
-  OUT=$OUT/r SWEEP=bench/sweep-rowsum.txt FULL=/tmp/rowsum-full.txt LADDER="" SAN="rs-tc-ring-c" CONTROLS="" REFS="" \
+  OUT=$OUT/r SWEEP=bench/sweep-rowsum.txt FULL=/tmp/rowsum-full.txt LADDER="" SAN="${RS_SAN-rs-tc-ring-c}" CONTROLS="" REFS="" \
     STEP_TIMEOUT=150 SAN_TIMEOUT=40 timeout ${RV_TIMEOUT:-190} bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -12
   python3 scripts/results-json.py $OUT/r --what "bench/session20-call.sh PART=R: ROWSUM=end, bench/sweep-rowsum.txt, the re-* kernels of bench/perf-rowsum.txt at full size, sanitizers of rs-tc-ring-c" > /dev/null 2>&1 || echo results-json failed
   rm -f $OUT/r/gpu.txt
