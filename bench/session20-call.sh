@@ -76,11 +76,11 @@ if [ "$PART" = R ]; then
   mkdir -p $OUT/r $OUT/rt
   rm -rf build-bundles && mv build-bundles-rs build-bundles
   grep '^re-' bench/perf-rowsum.txt > /tmp/rowsum-full.txt
-  OUT=$OUT/r SWEEP=bench/sweep-rowsum.txt FULL=/tmp/rowsum-full.txt LADDER="" SAN="${RS_SAN-rs-tc-ring-c}" CONTROLS="" REFS="" \
+  OUT=$OUT/r SWEEP=bench/sweep-rowsum.txt FULL=${RS_FULL-/tmp/rowsum-full.txt} LADDER="" SAN="${RS_SAN-rs-tc-ring-c}" CONTROLS="" REFS="" \
     STEP_TIMEOUT=150 SAN_TIMEOUT=40 timeout ${RV_TIMEOUT:-190} bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -12
   python3 scripts/results-json.py $OUT/r --what "bench/session20-call.sh PART=R: ROWSUM=end, bench/sweep-rowsum.txt, the re-* kernels of bench/perf-rowsum.txt at full size, sanitizers of rs-tc-ring-c" > /dev/null 2>&1 || echo results-json failed
   rm -f $OUT/r/gpu.txt
-  B=$(grep -v '^#' bench/perf-rowsum.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | sed 's|^|build-bundles/|' | tr '\n' ' ')
+  B=$(grep -v '^#' bench/perf-rowsum.txt | cut -d'|' -f1 | tr -d ' ' | sed '/^$/d' | grep -E "${RT_FILTER:-.}" | sed 's|^|build-bundles/|' | tr '\n' ' ')
   OUT=$OUT/rt BUNDLES="$B" ROUNDS=2 BENCH=20 NOTE="ROWSUM=block against ROWSUM=end" \
     timeout ${RT_TIMEOUT:-150} bash scripts/gpu-abab.sh 2>&1 | tail -24
   # shellcheck disable=SC2086
