@@ -46,7 +46,6 @@
 #include "passes/Splat.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/Matchers.h"
 
 #define DEBUG_TYPE "attncc-defer-rowsum"
 
