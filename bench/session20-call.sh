@@ -10,7 +10,7 @@
 #      ea-cr-q2-k14, whose memcheck did not finish in 70 s on 2026-12-07; racecheck of rdef-97-c.
 #      The four run at once (each is slow under emulation, none is timed), each up to
 #      SAN_TIMEOUT s (400).                                                     $OUT/s/
-#   W: OUT=$PWD/build-bundles-wv bash scripts/make-bundles.sh bench/perf-decode-wave.txt;
+#   W: OUT=$PWD/build-bundles-wv bash scripts/make-bundles.sh bench/perf-decode-wave.txt bench/sweep-gauto.txt;
 #      COMMIT=<hash> PART=W bash bench/session20-call.sh   (carry build-deps, build-bundles-wv,
 #      build-bench)
 #   W. Issue 16, criteria 3 and 6: bench/perf-decode-wave.txt (each decode shape's split count
@@ -61,6 +61,22 @@ if [ "$PART" = W ]; then
   for b in $B; do
     timeout 40 $R --gpu-reference --json $OUT/w/verify.jsonl $b | tail -1 | cut -c1-120 || echo "full: $b FAILED or timed out"
   done
+  python3 -c "
+import json
+for l in open('$OUT/w/verify.jsonl'):
+    r=json.loads(l)
+    if 'resident_ctas' in r: print(r.get('bundle'), r.get('status'), 'resident_ctas', r['resident_ctas'], 'grids', r.get('grid_ctas'))
+" || true
+  # gauto's count from the device (2026-12-08): bench/sweep-gauto.txt, its bundles in the same folder.
+  OUT=$OUT/wg SWEEP=bench/sweep-gauto.txt FULL="" LADDER="" SAN="ga-decode" CONTROLS="" REFS="" \
+    STEP_TIMEOUT=60 SAN_TIMEOUT=40 timeout 120 bash scripts/gpu-verify.sh 2>&1 | grep -vE "^\s*$" | tail -6
+  python3 -c "
+import json
+for l in open('$OUT/wg/verify.jsonl'):
+    r=json.loads(l); print(r.get('bundle'), r.get('status'), 'resident_ctas', r.get('resident_ctas'), 'grids', r.get('grid_ctas'))
+" || true
+  python3 scripts/results-json.py $OUT/wg --what "bench/session20-call.sh PART=W: bench/sweep-gauto.txt with gauto's count from the device's resident CTAs" > /dev/null 2>&1 || echo results-json failed
+  rm -f $OUT/wg/gpu.txt
   NO_FLEX=1 timeout 120 python3 scripts/anchors-all.py 8,32,8,1,32768,128,bf16 1,32,8,1,131072,128,bf16 \
     16,32,1,1,8192,128,bf16 64,32,8,1,4096,128,bf16 > $OUT/w/anchors.jsonl 2>/tmp/anch.err || tail -3 /tmp/anch.err
   python3 -c "

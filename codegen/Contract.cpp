@@ -2,6 +2,7 @@
 #include "codegen/Contract.h"
 
 #include "ir/MonoidDialect.h"
+#include "ir/MonoidOps.h"
 #include "ir/TileAttrs.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -9,6 +10,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using json = nlohmann::json;
@@ -22,6 +25,18 @@ const char *dtypeOf(Type t) {
   if (t.isF32()) return "f32";
   if (t.isInteger(32)) return "i32"; // a paged cache's block table and lengths
   return nullptr;
+}
+
+/// The symbol of monoid.resident_ctas in contract expressions.
+constexpr const char *kResidentCtas = "resident_ctas";
+
+/// Whether a contract expression (or a list of them) reads `sym`.
+bool mentions(const json &e, const char *sym) {
+  if (e.is_array())
+    return std::any_of(e.begin(), e.end(), [&](const json &x) { return mentions(x, sym); });
+  if (e.contains("sym"))
+    return e["sym"] == sym;
+  return e.contains("args") && mentions(e["args"], sym);
 }
 
 struct HostWalker {
@@ -38,6 +53,9 @@ struct HostWalker {
       error = "a block argument of index type on the host";
       return std::nullopt;
     }
+    // gauto's whole waves (monoid.resident_ctas): the runtime's symbol.
+    if (isa<monoid::ResidentCtasOp>(def))
+      return json{{"sym", kResidentCtas}};
     if (auto dim = dyn_cast<memref::DimOp>(def)) {
       std::optional<int64_t> k = dim.getConstantIndex();
       auto arg = dyn_cast<BlockArgument>(dim.getSource());
@@ -220,6 +238,23 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
   }
   contract["buffers"] = buffers;
   contract["launches"] = launches;
+  // resident_ctas: the CTAs of the first kernel whose grid reads it (the
+  // parts of a gauto split) that the device holds at once.
+  bool resident = false;
+  for (const json &b : buffers)
+    resident = resident || mentions(b["shape"], kResidentCtas);
+  for (const json &l : launches)
+    resident = resident || mentions(l["grid"], kResidentCtas) ||
+               std::any_of(l["args"].begin(), l["args"].end(),
+                           [](const json &a) { return a.contains("index") && mentions(a["index"], kResidentCtas); });
+  if (resident) {
+    auto it = std::find_if(launches.begin(), launches.end(),
+                           [](const json &l) { return mentions(l["grid"], kResidentCtas); });
+    if (it == launches.end())
+      return host.emitError("the launch contract reads resident_ctas, but no kernel's grid does: "
+                            "it names no kernel whose occupancy it is");
+    contract[kResidentCtas] = {{"kernel", (*it)["kernel"]}};
+  }
   return success();
 }
 

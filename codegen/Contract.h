@@ -8,6 +8,10 @@
 //   {"const": 4} | {"sym": "seq_k"} | {"op": "mul"|"add"|"sub"|"ceildiv"|"div"|"rem"|"min"|"max",
 //                                      "args": [e, e]}
 //
+// and the device's {"sym": "resident_ctas"} (monoid.resident_ctas): the CTAs of
+// the kernel named by the top-level "resident_ctas": {"kernel": K} (the first
+// whose grid reads it) that the device holds at once.
+//
 // A kernel's parameters follow its gpu.func arguments: a memref is a pointer
 // followed by one 64-bit integer per dynamic dimension (its size); an index
 // is a 64-bit integer; an f32 is a float. See docs/bundles.md.

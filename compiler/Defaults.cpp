@@ -381,10 +381,12 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
     int64_t rows = (pack ? p.group() : 1) * (p.seq_q.symbolic ? 16 : p.seq_q.value);
     int64_t warps = std::min<int64_t>(4, (rows + 15) / 16);
     int64_t tiles = (rows + 16 * warps - 1) / (16 * warps);
-    // The parts: REDUCE@kv=gauto's rule (schedule/Geometry.h, about 1024 CTAs
-    // with at least 128 keys each), evaluated here and pinned; a symbolic key
+    // The parts: REDUCE@kv=gauto's rule (schedule/Geometry.h, two waves of
+    // CTAs with at least 512 keys each), evaluated here for 528 resident
+    // CTAs (132 SMs x 4: the H100 and H200) and pinned; a symbolic key
     // length or batch takes gauto itself, which computes the count where the
-    // kernel runs (swept on the H200, bench/sweep-gauto.txt, 2026-12-03). The
+    // kernel runs, from the device's resident CTAs (swept on the H200,
+    // bench/sweep-gauto.txt, 2026-12-03, before the device entered). The
     // measured winners: at 32768 keys over 64 KV heads the rule's g16 (259.0
     // us by TMA; g32 270.1), g128 at 131072 over 8 (g256 259 against 193.5
     // us), g64 at 8192 over 16; at 4096 over 512, g4 before g8 (g2, the
@@ -398,7 +400,7 @@ DefaultSchedule tableDefault(const Problem &p, const TargetInfo &t) {
     std::string reduce = gauto ? std::string("REDUCE@kv=gauto,") : std::string();
     if (pinned) {
       int64_t heads = p.batch.value * (pack ? p.heads_kv : p.heads_q) * tiles;
-      int64_t parts = autoSplitCount(p.seq_k.value, /*block (f1x8)=*/64, heads);
+      int64_t parts = autoSplitCount(p.seq_k.value, /*block (f1x8)=*/64, heads, kNominalResidentCtas);
       reduce = parts > 1 ? "REDUCE@kv=g" + std::to_string(parts) + "k," : std::string();
     }
     // K and V by TMA where rows are whole 128-byte slabs (bench/sweep-pack-tma.txt

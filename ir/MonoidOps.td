@@ -196,6 +196,32 @@ def Monoid_IdentityOp : Monoid_Op<"identity", [Pure]> {
 
 
 //===----------------------------------------------------------------------===//
+// resident_ctas
+//===----------------------------------------------------------------------===//
+
+def Monoid_ResidentCtasOp : Monoid_Op<"resident_ctas", [Pure]> {
+  let summary = "How many CTAs of a kernel the device holds at once";
+  let description = [{
+    The SM count times the CTAs of one kernel that fit an SM together
+    (registers, shared memory, threads): a fact of the device and of the
+    compiled kernel, known only where the kernel runs. attncc-split-reduce
+    writes one before the map for REDUCE@<axis>=gauto, whose count aims at
+    whole waves of CTAs. It is computed on the host: the launch contract
+    carries it as the symbol `resident_ctas`, evaluated by the runtime from
+    the occupancy of the first kernel whose grid uses it (the driver's
+    `cuOccupancyMaxActiveBlocksPerMultiprocessor` times the SM count). The
+    CPU tier, which has no device, reads it as a constant of its runner.
+
+    ```mlir
+    %r = monoid.resident_ctas
+    ```
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+
+//===----------------------------------------------------------------------===//
 // Tile level: the completion of TMA-staged blocks
 //===----------------------------------------------------------------------===//
 

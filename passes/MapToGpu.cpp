@@ -318,6 +318,14 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
       return signalPassFailure();
     }
     WalkResult left = f.walk([&](Operation *op) {
+      // The device's resident CTAs (gauto's waves) stay on the host, where
+      // the launch contract reads them; a kernel cannot.
+      if (isa<ResidentCtasOp>(op) && !op->getParentOfType<scf::ParallelOp>())
+        return WalkResult::advance();
+      if (isa<ResidentCtasOp>(op)) {
+        op->emitOpError("is computed on the host: it must come before the map, not inside it");
+        return WalkResult::interrupt();
+      }
       if (isa<MonoidDialect>(op->getDialect())) {
         op->emitOpError("must be lowered (expand-carrier, lower-contract) before attncc-map-to-gpu");
         return WalkResult::interrupt();

@@ -238,8 +238,17 @@ def SplitReduce : Pass<"attncc-split-reduce", "func::FuncOp"> {
     bounds the map's body computes from its outer axes, not the rows (the
     sequence's own keys), is split too: the bounds are cloned into the parts
     map, which computes each part's size there; with rows computed one at a
-    time the parts keep the guard. `gauto` needs the length before the map
-    and is refused there.
+    time the parts keep the guard. `gauto` needs the length before the map:
+    there it takes the mean length `ceil(total_k / batch)` from K packed
+    `[total_k, ...]`, and is refused without such a K.
+
+    `gauto`'s count is computed before the map (on a GPU, on the host):
+    `max(1, min(ceil(n / max(512, B)), 2 R / points, 64))`, with `points` the
+    product of the map's extents (rows counted in row tiles with an atom)
+    and `R = monoid.resident_ctas`, the CTAs of the parts kernel the device
+    holds at once, so that the parts fill about two whole waves. R is the
+    launch contract's symbol `resident_ctas`, which the runtime evaluates from
+    the kernel's occupancy; the CPU tier reads it as 8.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];

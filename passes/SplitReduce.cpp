@@ -1,8 +1,9 @@
 //===- SplitReduce.cpp - attncc-split-reduce (Flash-Decoding) -------------===//
 //
 // Pre:  monoid.reduce ops; those whose schedule has REDUCE@<axis>=g<G>... with
-//       G > 1, or gauto (G computed before the map from its extents and the
-//       reduce's length, autoGroups below), are split. Such a reduce must sit directly in the free-axis map
+//       G > 1, or gauto (G computed before the map from its extents, the
+//       reduce's length and the device's resident CTAs, monoid.resident_ctas:
+//       autoGroups below), are split. Such a reduce must sit directly in the free-axis map
 //       (scf.parallel, zero lower bounds, unit steps) with its bounds defined
 //       outside it. Reduces marked `partial` are left alone.
 // Post: the map became two maps, the parts and the combine:
@@ -69,11 +70,12 @@ std::pair<int64_t, int64_t> splitOf(ReduceOp r) {
 }
 
 /// gauto: ::attncc::autoSplitCount (schedule/Geometry.h) as IR, where n is
-/// the reduce's length and points the product of the map's extents, the
-/// rows counted in tiles of the TILE's rows with an atom. Every operand is
-/// computed before the map (on the GPU: on the host, so the launch contract
-/// carries G as an expression of the problem's sizes and one bundle serves
-/// every length).
+/// the reduce's length, points the product of the map's extents (the rows
+/// counted in tiles of the TILE's rows with an atom) and resident the
+/// device's resident CTAs (monoid.resident_ctas). Every operand is computed
+/// before the map (on the GPU: on the host, so the launch contract carries G
+/// as an expression of the problem's sizes and the device's resident CTAs,
+/// and one bundle serves every length and device).
 Value autoGroups(OpBuilder &b, Location loc, ReduceOp r, scf::ParallelOp map, Value n, int64_t block) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   SmallVector<Value> extents(map.getUpperBound());
@@ -85,8 +87,10 @@ Value autoGroups(OpBuilder &b, Location loc, ReduceOp r, scf::ParallelOp map, Va
   for (Value e : extents)
     points = b.createOrFold<arith::MulIOp>(loc, points, e);
   Value byLength = b.createOrFold<arith::CeilDivUIOp>(loc, n, cst(std::max(::attncc::kAutoSplitMinPart, block)));
-  Value byGrid = b.createOrFold<arith::CeilDivUIOp>(loc, cst(::attncc::kAutoSplitCtas), points);
-  // The cap first: with a constant grid term the two fold into one.
+  // Whole waves of the device's resident CTAs (known where it runs).
+  Value resident = ResidentCtasOp::create(b, named(loc, "resident_ctas"), b.getIndexType());
+  Value waves = b.createOrFold<arith::MulIOp>(loc, resident, cst(::attncc::kAutoSplitWaves));
+  Value byGrid = b.createOrFold<arith::DivUIOp>(loc, waves, points);
   Value capped = b.createOrFold<arith::MinUIOp>(loc, byGrid, cst(::attncc::kAutoSplitMaxParts));
   Value g = b.createOrFold<arith::MinUIOp>(loc, byLength, capped);
   return arith::MaxUIOp::create(b, named(loc, "parts"), g, cst(1));

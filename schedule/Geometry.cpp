@@ -23,9 +23,9 @@ int64_t contractionDepth(const TileKnob &t) {
   return t.atom ? int64_t(t.kSteps) * t.atom->k : 0;
 }
 
-int64_t autoSplitCount(int64_t n, int64_t block, int64_t points) {
+int64_t autoSplitCount(int64_t n, int64_t block, int64_t points, int64_t resident) {
   int64_t byLength = (n + std::max(kAutoSplitMinPart, block) - 1) / std::max(kAutoSplitMinPart, block);
-  int64_t byGrid = (kAutoSplitCtas + points - 1) / points;
+  int64_t byGrid = kAutoSplitWaves * resident / std::max<int64_t>(points, 1);
   return std::max<int64_t>(1, std::min({byLength, byGrid, kAutoSplitMaxParts}));
 }
 

@@ -2,6 +2,9 @@
 #include "compiler/cpu/CpuRunner.h"
 
 #include "compiler/frontend/Frontend.h"
+#include "ir/MonoidDialect.h"
+#include "ir/MonoidOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "passes/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -107,8 +110,18 @@ static LogicalResult storeBf16AsI16(ModuleOp module) {
   return verify(module);
 }
 
+/// monoid.resident_ctas: the CPU's stand-in for the device (kCpuResidentCtas).
+static void residentCtas(ModuleOp module) {
+  module.walk([](monoid::ResidentCtasOp r) {
+    OpBuilder b(r);
+    r.replaceAllUsesWith(arith::ConstantIndexOp::create(b, r.getLoc(), kCpuResidentCtas).getResult());
+    r.erase();
+  });
+}
+
 LogicalResult lowerLoopToLLVM(ModuleOp module) {
   widenContracts(module);
+  residentCtas(module);
   zeroWorkspaces(module);
   PassManager pm(module.getContext());
   OpPassManager &fn = pm.nest<func::FuncOp>();

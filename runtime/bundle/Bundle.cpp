@@ -35,8 +35,10 @@ Extent *extentOf(Problem &p, const std::string &name) {
   return nullptr;
 }
 
-std::optional<int64_t> symbol(const std::string &s, const Problem &p, const Inputs *in) {
+std::optional<int64_t> symbol(const std::string &s, const Problem &p, const Inputs *in,
+                              std::optional<int64_t> residentCtas) {
   if (s == "1") return 1;
+  if (s == "resident_ctas") return residentCtas;
   if (s == "batch") return p.batch.value;
   if (s == "batch_plus_1" && p.varlen) return p.batch.value + 1;
   if (s == "total_q" && p.varlen && in && !in->cu_seqlens_q.empty()) return in->cu_seqlens_q.back();
@@ -131,19 +133,23 @@ bool setSize(Bundle &b, const std::string &assignment, std::string &err) {
   return true;
 }
 
-std::optional<int64_t> eval(const json &e, const Problem &p, std::string &err, const Inputs *in) {
+std::optional<int64_t> eval(const json &e, const Problem &p, std::string &err, const Inputs *in,
+                            std::optional<int64_t> residentCtas) {
   if (e.contains("const"))
     return e["const"].get<int64_t>();
   if (e.contains("sym")) {
-    std::optional<int64_t> v = symbol(e["sym"].get<std::string>(), p, in);
-    if (!v || *v <= 0)
-      err = "the size '" + e["sym"].get<std::string>() + "' is unknown (symbolic without a value: "
-            "use --set)";
+    std::string s = e["sym"].get<std::string>();
+    std::optional<int64_t> v = symbol(s, p, in, residentCtas);
+    if ((!v || *v <= 0) && s == "resident_ctas")
+      err = "the size 'resident_ctas' is the device's (the CTAs of one kernel it holds at once): "
+            "it is known only where the bundle runs on a GPU";
+    else if (!v || *v <= 0)
+      err = "the size '" + s + "' is unknown (symbolic without a value: use --set)";
     return v && *v > 0 ? v : std::nullopt;
   }
   std::string op = e.value("op", "");
   const json &args = e["args"];
-  std::optional<int64_t> a = eval(args[0], p, err, in), b = eval(args[1], p, err, in);
+  std::optional<int64_t> a = eval(args[0], p, err, in, residentCtas), b = eval(args[1], p, err, in, residentCtas);
   if (!a || !b)
     return std::nullopt;
   uint64_t x = uint64_t(*a), y = uint64_t(*b);
@@ -203,6 +209,7 @@ struct Launch {
 struct Runner {
   const Bundle &b;
   const Inputs *in = nullptr; // a varlen problem's totals
+  std::optional<int64_t> resident; // the contract's resident_ctas, on this device
   driver::Driver *drv = nullptr;
   std::vector<Buffer> buffers;
   std::vector<Launch> launches;
@@ -233,7 +240,7 @@ struct Runner {
             if (x->dynamic[k])
               args.add(static_cast<long long>(x->shape[k]));
         } else if (a.contains("index")) {
-          std::optional<int64_t> v = eval(a["index"], b.problem, err, in);
+          std::optional<int64_t> v = eval(a["index"], b.problem, err, in, resident);
           if (!v)
             return false;
           args.add(static_cast<long long>(*v));
@@ -450,6 +457,31 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
       return std::nullopt;
     }
   r.in = &in;
+  // resident_ctas (REDUCE@kv=gauto's waves): the named kernel's occupancy at
+  // its block and shared memory, times the SMs, before anything is sized.
+  if (b.contract.contains("resident_ctas")) {
+    std::string name = b.contract["resident_ctas"]["kernel"].get<std::string>();
+    const json *jl = nullptr;
+    for (const json &l : b.contract["launches"])
+      if (l["kernel"] == name)
+        jl = &l;
+    std::optional<driver::Function> fn = jl ? r.module.function(name, err) : std::nullopt;
+    if (!fn) {
+      err = "contract: resident_ctas names kernel '" + name + "'" + (jl ? ": " + err : ", which is not launched");
+      return std::nullopt;
+    }
+    int64_t threads = 1;
+    for (const json &d : (*jl)["block"]) {
+      std::optional<int64_t> v = eval(d, p, err, &in);
+      if (!v)
+        return std::nullopt;
+      threads *= *v;
+    }
+    r.resident = r.module.residentCtas(*fn, unsigned(threads), jl->value("smem", size_t(0)), err);
+    if (!r.resident)
+      return std::nullopt;
+    res.residentCtas = *r.resident;
+  }
   for (const json &jb : b.contract["buffers"]) {
     Buffer x;
     x.name = jb["name"];
@@ -457,7 +489,7 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     x.i32 = jb["dtype"] == "i32";
     x.dtype = dtypeFrom(jb["dtype"]);
     for (const json &d : jb["shape"]) {
-      std::optional<int64_t> v = eval(d, p, err, &in);
+      std::optional<int64_t> v = eval(d, p, err, &in, r.resident);
       if (!v)
         return std::nullopt;
       x.shape.push_back(*v);
@@ -503,7 +535,8 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
     res.registers[l.fn.name] = l.fn.numRegs;
     unsigned *g[] = {&l.grid.x, &l.grid.y, &l.grid.z}, *t[] = {&l.block.x, &l.block.y, &l.block.z};
     for (int i = 0; i < 3; ++i) {
-      std::optional<int64_t> gv = eval(jl["grid"][i], p, err, &in), tv = eval(jl["block"][i], p, err, &in);
+      std::optional<int64_t> gv = eval(jl["grid"][i], p, err, &in, r.resident),
+                             tv = eval(jl["block"][i], p, err, &in, r.resident);
       if (!gv || !tv)
         return std::nullopt;
       *g[i] = unsigned(*gv);
@@ -523,6 +556,7 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
       l.grid.x = unsigned(std::min<int64_t>(l.grid.x, ctas));
       res.persistentCtas[l.fn.name] = l.grid.x;
     }
+    res.gridCtas[l.fn.name] = int64_t(l.grid.x) * l.grid.y * l.grid.z;
     r.launches.push_back(std::move(l));
   }
 

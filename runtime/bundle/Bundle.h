@@ -38,9 +38,11 @@ bool setSize(Bundle &b, const std::string &assignment, std::string &err);
 
 /// The value of a contract size expression for the bundle's problem; a
 /// varlen problem's totals (total_q, total_k) come from its inputs' last
-/// cumulative lengths, so they need `in`.
+/// cumulative lengths, so they need `in`, and the device's resident_ctas
+/// (the CTAs of the contract's "resident_ctas" kernel it holds at once) needs
+/// `residentCtas`.
 std::optional<int64_t> eval(const nlohmann::json &e, const Problem &p, std::string &err,
-                            const Inputs *in = nullptr);
+                            const Inputs *in = nullptr, std::optional<int64_t> residentCtas = std::nullopt);
 
 struct RunOptions {
   uint64_t seed = 1;
@@ -88,6 +90,8 @@ struct RunResult {
   double medianUs = 0, tflops = 0;
   std::map<std::string, int> registers; // per kernel, from the driver
   std::map<std::string, int64_t> persistentCtas; // GRID=persistent: the CTAs launched, per kernel
+  std::optional<int64_t> residentCtas;           // the contract's resident_ctas on this device (gauto)
+  std::map<std::string, int64_t> gridCtas;       // per kernel: the CTAs of its grid
   std::string timing;                   // how it was timed
   std::string reference;                // what the output was checked against
   std::string note;

@@ -46,8 +46,17 @@ TEST_CASE("contract size expressions", "[bundle]") {
   CHECK(bundle::eval(ctas, p, err) == 7); // ceil(800 / 128)
   CHECK(bundle::eval(json{{"op", "min"}, {"args", {json{{"const", 5}}, json{{"sym", "batch"}}}}}, p, err) == 2);
   CHECK(bundle::eval(json{{"op", "sub"}, {"args", {json{{"sym", "seq_k"}}, json{{"sym", "seq_q"}}}}}, p, err) == 200);
+  // The device's resident CTAs (gauto's waves), given by the runner: 2 x 528 / 64 KV heads.
+  json waves = {{"op", "div"},
+                {"args", {json{{"op", "mul"}, {"args", {json{{"sym", "resident_ctas"}}, json{{"const", 2}}}}},
+                          json{{"const", 64}}}}};
+  CHECK(bundle::eval(waves, p, err, nullptr, 528) == 16);
+  CHECK(bundle::eval(waves, p, err, nullptr, 78 * 4) == 9);
 
   SECTION("errors") {
+    CHECK_FALSE(bundle::eval(waves, p, err)); // no device
+    CHECK(err == "the size 'resident_ctas' is the device's (the CTAs of one kernel it holds at once): "
+                 "it is known only where the bundle runs on a GPU");
     CHECK_FALSE(bundle::eval(json{{"op", "pow"}, {"args", {json{{"const", 1}}, json{{"const", 2}}}}}, p, err));
     CHECK(err == "unknown contract operation 'pow'");
     CHECK_FALSE(bundle::eval(json{{"op", "div"}, {"args", {json{{"const", 1}}, json{{"const", 0}}}}}, p, err));

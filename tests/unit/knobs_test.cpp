@@ -506,13 +506,21 @@ TEST_CASE("knobs: fuzzed strings never crash and accepted ones round trip", "[kn
 }
 
 TEST_CASE("knobs: gauto's split count (schedule/Geometry.h)", "[knobs][gauto]") {
-  // G = max(1, min(ceil(n / max(512, block)), ceil(1024 / points), 64)): the H200's decode
-  // winners of 2026-12-07 and before, at block 64 (f1x8) as the decode defaults evaluate it.
-  CHECK(autoSplitCount(32768, 64, 8 * 8) == 16);  // [8,32/8,1,32768]: the grid term
-  CHECK(autoSplitCount(131072, 64, 8) == 64);     // [1,32/8,1,131072]: the cap (the grid term is 128)
-  CHECK(autoSplitCount(8192, 64, 16) == 16);      // MQA [16,32/1,1,8192]: parts of 512 keys
-  CHECK(autoSplitCount(4096, 64, 64 * 8) == 2);   // [64,32/8,1,4096]: the grid term
-  CHECK(autoSplitCount(300, 64, 1) == 1);         // shorter than one part: no split
-  CHECK(autoSplitCount(1, 64, 4096) == 1);        // at least one part
-  CHECK(autoSplitCount(4096, 1024, 1) == 4);      // a block longer than 512 keys sets the part
+  // G = max(1, min(ceil(n / max(512, block)), 2 * resident / points, 64)): the H200's decode
+  // winners of 2026-12-07 and before at 528 resident CTAs (132 SMs x 4 decode CTAs), at
+  // block 64 (f1x8) as the decode defaults evaluate it.
+  const int64_t r = kNominalResidentCtas;
+  CHECK(r == 528);
+  CHECK(autoSplitCount(32768, 64, 8 * 8, r) == 16);  // [8,32/8,1,32768]: the grid term, 1056 / 64
+  CHECK(autoSplitCount(131072, 64, 8, r) == 64);     // [1,32/8,1,131072]: the cap (the grid term is 132)
+  CHECK(autoSplitCount(8192, 64, 16, r) == 16);      // MQA [16,32/1,1,8192]: parts of 512 keys
+  CHECK(autoSplitCount(4096, 64, 64 * 8, r) == 2);   // [64,32/8,1,4096]: the grid term
+  CHECK(autoSplitCount(300, 64, 1, r) == 1);         // shorter than one part: no split
+  CHECK(autoSplitCount(1, 64, 4096, r) == 1);        // at least one part
+  CHECK(autoSplitCount(4096, 1024, 1, r) == 4);      // a block longer than 512 keys sets the part
+  // The device enters: fewer resident CTAs, fewer parts (whole waves, rounded down).
+  CHECK(autoSplitCount(32768, 64, 8 * 8, 78 * 4) == 9);   // 78 SMs: 624 / 64
+  CHECK(autoSplitCount(32768, 64, 8 * 8, 148 * 4) == 18); // 148 SMs: 1184 / 64
+  CHECK(autoSplitCount(32768, 64, 8 * 8, 1) == 1);        // a device that holds one CTA
+  CHECK(autoSplitCount(4096, 64, 2000, r) == 1);          // more points than two waves: no split
 }

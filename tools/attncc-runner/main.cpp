@@ -154,6 +154,10 @@ int main(int argc, char **argv) {
       line["registers"] = r->registers;
       if (!r->persistentCtas.empty())
         line["persistent_ctas"] = r->persistentCtas;
+      if (r->residentCtas) { // REDUCE@kv=gauto: the device's waves, and the grids they gave
+        line["resident_ctas"] = *r->residentCtas;
+        line["grid_ctas"] = r->gridCtas;
+      }
       if (opts.benchIters > 0) {
         line["median_us"] = r->medianUs;
         line["tflops"] = r->tflops;

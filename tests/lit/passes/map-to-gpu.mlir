@@ -161,6 +161,43 @@ func.func @contract_left(%a: vector<8xf16>, %b: vector<8xf16>) -> f32 {
 
 // -----
 
+// monoid.resident_ctas (gauto's waves) is a host value: before a map it stays
+// on the host for the launch contract; inside one it is refused.
+
+// CHECK-LABEL: func.func @resident_on_host
+// CHECK: %[[R:.+]] = monoid.resident_ctas
+// CHECK: %[[G:.+]] = arith.ceildivui %[[R]], %c128 : index
+// CHECK: gpu.launch blocks({{.*}}) in ({{%.+}} = %[[G]],
+// CHECK: arith.cmpi ult, %{{.+}}, %[[R]] : index
+func.func @resident_on_host(%x: memref<?xf32>) {
+  %r = monoid.resident_ctas
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%r) step (%c1) {
+    memref.store %f, %x[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+func.func @resident_in_map(%x: memref<8xindex>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    // expected-error@+1 {{'monoid.resident_ctas' op is computed on the host: it must come before the map, not inside it}}
+    %r = monoid.resident_ctas
+    memref.store %r, %x[%i] : memref<8xindex>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // ... and the maps start at zero with unit steps.
 
 func.func @nonzero_lower(%x: memref<8xf32>) {
