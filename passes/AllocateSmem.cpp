@@ -56,7 +56,7 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     Location loc = f.getLoc();
     auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto raw = b.create<gpu::DynamicSharedMemoryOp>(
+    auto raw = gpu::DynamicSharedMemoryOp::create(b,
         monoid::named(loc, "attncc_smem"),
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface{}, wg));
     // One constant per value, after the base, in the order first needed.
@@ -67,7 +67,7 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
       if (!c) {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointAfter(lastConst);
-        c = b.create<arith::ConstantIndexOp>(loc, v).getResult();
+        c = arith::ConstantIndexOp::create(b, loc, v).getResult();
         lastConst = c.getDefiningOp();
       }
       return c;
@@ -92,14 +92,14 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
       std::string base = "block";
       if (auto nl = dyn_cast<NameLoc>(r.getLoc()))
         base = nl.getName().str();
-      b.create<memref::ViewOp>(monoid::named(loc, base + "_smem"),
+      memref::ViewOp::create(b, monoid::named(loc, base + "_smem"),
                                MemRefType::get(shape, vt.getElementType(), MemRefLayoutAttrInterface{}, wg), raw,
                                index(monoid::smemOffset(r)), ValueRange{});
       if (!monoid::isTma(r))
         return;
       auto group = nvgpu::MBarrierGroupType::get(ctx, wg, slots);
-      Value full = b.create<nvgpu::MBarrierCreateOp>(monoid::named(loc, base + "_smem_full"), group);
-      Value empty = b.create<nvgpu::MBarrierCreateOp>(monoid::named(loc, base + "_smem_empty"), group);
+      Value full = nvgpu::MBarrierCreateOp::create(b, monoid::named(loc, base + "_smem_full"), group);
+      Value empty = nvgpu::MBarrierCreateOp::create(b, monoid::named(loc, base + "_smem_empty"), group);
       tma.push_back({full, empty, slots});
     });
     f.walk([&](vector::ContractionOp c) {
@@ -107,7 +107,7 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
       if (!off)
         return;
       auto vt = cast<VectorType>(c.getLhsType());
-      b.create<memref::ViewOp>(monoid::named(loc, "handoff_smem"),
+      memref::ViewOp::create(b, monoid::named(loc, "handoff_smem"),
                                MemRefType::get({vt.getDimSize(0), monoid::handoffStride(vt)}, vt.getElementType(),
                                                MemRefLayoutAttrInterface{}, wg),
                                raw, index(off.getInt()), ValueRange{});
@@ -117,20 +117,20 @@ struct AllocateSmem : mlir::attncc::impl::AllocateSmemBase<AllocateSmem> {
     // "full" completes on the issuing thread's arrival plus the TMA bytes,
     // "empty" on one arrival per warp that reads the block.
     int64_t warps = f->getAttrOfType<DictionaryAttr>("attncc.tile").getAs<IntegerAttr>("warps").getInt();
-    Value tid = b.create<gpu::ThreadIdOp>(monoid::named(loc, "tid"), gpu::Dimension::x);
-    Value first = b.create<arith::CmpIOp>(monoid::named(loc, "initializer"), arith::CmpIPredicate::eq, tid, index(0));
-    auto init = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+    Value tid = gpu::ThreadIdOp::create(b, monoid::named(loc, "tid"), gpu::Dimension::x);
+    Value first = arith::CmpIOp::create(b, monoid::named(loc, "initializer"), arith::CmpIPredicate::eq, tid, index(0));
+    auto init = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPoint(init.getThenRegion().front().getTerminator());
       for (const Tma &t : tma)
         for (int64_t i = 0; i < t.slots; ++i) {
-          b.create<nvgpu::MBarrierInitOp>(loc, t.full, index(1), index(i), Value());
-          b.create<nvgpu::MBarrierInitOp>(loc, t.empty, index(warps), index(i), Value());
+          nvgpu::MBarrierInitOp::create(b, loc, t.full, index(1), index(i), Value());
+          nvgpu::MBarrierInitOp::create(b, loc, t.empty, index(warps), index(i), Value());
         }
-      b.create<NVVM::FenceMbarrierInitOp>(loc);
+      NVVM::FenceMbarrierInitOp::create(b, loc);
     }
-    b.create<gpu::BarrierOp>(monoid::named(loc, "the mbarriers are initialized"));
+    gpu::BarrierOp::create(b, monoid::named(loc, "the mbarriers are initialized"));
   }
 
   LogicalResult allocate(gpu::GPUFuncOp f) {

@@ -144,45 +144,45 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   b.setInsertionPointAfter(raw);
   auto wordT = MemRefType::get({1}, b.getI32Type(), MemRefLayoutAttrInterface{},
                                gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-  Value word = b.create<memref::ViewOp>(monoid::named(loc, "tmem_addr"), wordT, raw, consts.index(at), ValueRange{});
+  Value word = memref::ViewOp::create(b, monoid::named(loc, "tmem_addr"), wordT, raw, consts.index(at), ValueRange{});
   Value c0 = consts.index(0), nCols = consts.i32(cols);
-  Value warp = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
-  Value first = b.create<arith::CmpIOp>(monoid::named(loc, "allocator"), arith::CmpIPredicate::eq, warp, c0);
+  Value warp = gpu::SubgroupIdOp::create(b, monoid::named(loc, "warp"), /*upperBound=*/nullptr);
+  Value first = arith::CmpIOp::create(b, monoid::named(loc, "allocator"), arith::CmpIPredicate::eq, warp, c0);
   auto tmemPtr = LLVM::LLVMPointerType::get(ctx, 6);
   {
-    auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+    auto i = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(i.thenBlock()->getTerminator());
     Value p = mlir::attncc::sharedPointer(b, loc, word, Value(), loc);
-    b.create<NVVM::Tcgen05AllocOp>(loc, p, nCols);
-    b.create<NVVM::Tcgen05RelinquishAllocPermitOp>(loc);
+    NVVM::Tcgen05AllocOp::create(b, loc, p, nCols);
+    NVVM::Tcgen05RelinquishAllocPermitOp::create(b, loc);
   }
   // The mbarrier the products' tcgen05.commit arrives on (attncc-lower-
   // tcgen05 waits on it), one arrival a phase, initialized by thread 0.
   // Element 2g is Q tile g's mbarrier.
   auto barT = MemRefType::get({2 * qTiles - 1}, b.getI64Type(), MemRefLayoutAttrInterface{},
                               gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-  Value bar = b.create<memref::ViewOp>(monoid::named(loc, "mma_done"), barT, raw, consts.index(at + 8), ValueRange{});
+  Value bar = memref::ViewOp::create(b, monoid::named(loc, "mma_done"), barT, raw, consts.index(at + 8), ValueRange{});
   bar.getDefiningOp()->setAttr("attncc.mma_done", b.getUnitAttr());
   {
-    Value tid = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
-    Value t0 = b.create<arith::CmpIOp>(monoid::named(loc, "initializer"), arith::CmpIPredicate::eq, tid, c0);
-    auto i = b.create<scf::IfOp>(loc, t0, /*withElseRegion=*/false);
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value t0 = arith::CmpIOp::create(b, monoid::named(loc, "initializer"), arith::CmpIPredicate::eq, tid, c0);
+    auto i = scf::IfOp::create(b, loc, t0, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(i.thenBlock()->getTerminator());
     for (int64_t g = 0; g < qTiles; ++g)
-      b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, bar, g, consts, loc), consts.i32(1),
+      NVVM::MBarrierInitOp::create(b, loc, mlir::attncc::qtileMbarrier(b, loc, bar, g, consts, loc), consts.i32(1),
                                      Value{});
     // A per-Q-tile mbarrier view (Q tile g's at element 2g) before the
     // initializing branch, marked `attr`, and its inits for `arrivals`.
     auto tileBarriers = [&](StringRef name, int64_t offset, int64_t arrivals) {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPoint(i);
-      Value view = b.create<memref::ViewOp>(monoid::named(loc, name), barT, raw, consts.index(offset), ValueRange{});
+      Value view = memref::ViewOp::create(b, monoid::named(loc, name), barT, raw, consts.index(offset), ValueRange{});
       view.getDefiningOp()->setAttr(("attncc." + name).str(), b.getUnitAttr());
       b.setInsertionPoint(i.thenBlock()->getTerminator());
       for (int64_t g = 0; g < qTiles; ++g)
-        b.create<NVVM::MBarrierInitOp>(loc, mlir::attncc::qtileMbarrier(b, loc, view, g, consts, loc),
+        NVVM::MBarrierInitOp::create(b, loc, mlir::attncc::qtileMbarrier(b, loc, view, g, consts, loc),
                                        consts.i32(arrivals), Value{});
     };
     if (mmaRole) {
@@ -205,17 +205,17 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
         b.setInsertionPoint(i);
         auto scaleT = MemRefType::get({128 * qTiles}, b.getF32Type(), MemRefLayoutAttrInterface{},
                                       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-        Value scale = b.create<memref::ViewOp>(monoid::named(loc, "corr_scale"), scaleT, raw, consts.index(scales),
+        Value scale = memref::ViewOp::create(b, monoid::named(loc, "corr_scale"), scaleT, raw, consts.index(scales),
                                                ValueRange{});
         scale.getDefiningOp()->setAttr("attncc.corr_scale", b.getUnitAttr());
       }
     }
-    b.create<NVVM::FenceMbarrierInitOp>(loc);
+    NVVM::FenceMbarrierInitOp::create(b, loc);
   }
-  b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  b.create<gpu::BarrierOp>(monoid::named(loc, "the tensor memory's address is in shared memory"));
-  b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-  Value tmem = b.create<memref::LoadOp>(monoid::named(loc, "tmem"), word, ValueRange{c0});
+  NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  gpu::BarrierOp::create(b, monoid::named(loc, "the tensor memory's address is in shared memory"));
+  NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  Value tmem = memref::LoadOp::create(b, monoid::named(loc, "tmem"), word, ValueRange{c0});
   tmem.getDefiningOp()->setAttr("attncc.tmem_base", b.getUnitAttr());
 
   // Every column back before the kernel returns.
@@ -223,12 +223,12 @@ LogicalResult allocate(gpu::GPUFuncOp f) {
   f.walk([&](gpu::ReturnOp r) { returns.push_back(r); });
   for (gpu::ReturnOp r : returns) {
     b.setInsertionPoint(r);
-    b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
     computeBarrier(b, monoid::named(loc, "every product and load of tensor memory is done"), f, consts);
-    auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+    auto i = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
     b.setInsertionPoint(i.thenBlock()->getTerminator());
-    Value p = b.create<LLVM::IntToPtrOp>(loc, tmemPtr, tmem);
-    b.create<NVVM::Tcgen05DeallocOp>(loc, p, nCols);
+    Value p = LLVM::IntToPtrOp::create(b, loc, tmemPtr, tmem);
+    NVVM::Tcgen05DeallocOp::create(b, loc, p, nCols);
   }
   return success();
 }

@@ -123,23 +123,23 @@ FailureOr<Value> blockMemref(OpBuilder &b, Value v, Operation *at, StringRef pas
 
 Value privateArray(gpu::GPUFuncOp f, Location loc, StringRef name, ArrayRef<int64_t> shape, Type et) {
   OpBuilder top = OpBuilder::atBlockBegin(&f.getBody().front());
-  return top.create<memref::AllocaOp>(monoid::named(loc, name), MemRefType::get(shape, et));
+  return memref::AllocaOp::create(top, monoid::named(loc, name), MemRefType::get(shape, et));
 }
 
 void storeLanes(OpBuilder &b, Location loc, Value init, Value acc, VectorType lanes, ValueRange zeros) {
   Value v;
   if (auto k = init.getDefiningOp<arith::ConstantOp>(); k && isa<SplatElementsAttr>(k.getValue()))
-    v = b.create<arith::ConstantOp>(
+    v = arith::ConstantOp::create(b,
         loc, DenseElementsAttr::get(lanes, cast<SplatElementsAttr>(k.getValue()).getSplatValue<Attribute>()));
   else
-    v = b.create<monoid::ToLanesOp>(loc, lanes, init);
-  b.create<vector::StoreOp>(loc, v, acc, zeros);
+    v = monoid::ToLanesOp::create(b, loc, lanes, init);
+  vector::StoreOp::create(b, loc, v, acc, zeros);
 }
 
 void replaceByLanes(OpBuilder &b, vector::ContractionOp c, Value acc, VectorType lanes, ValueRange zeros,
                     Location loadLoc) {
-  Value l = b.create<vector::LoadOp>(loadLoc, lanes, acc, zeros);
-  auto res = b.create<monoid::FromLanesOp>(c.getLoc(), c.getResultType(), l);
+  Value l = vector::LoadOp::create(b, loadLoc, lanes, acc, zeros);
+  auto res = monoid::FromLanesOp::create(b, c.getLoc(), c.getResultType(), l);
   res->setAttr("attncc.layout", c->getAttr("attncc.layout"));
   Value lhs = c.getLhs();
   c.getResult().replaceAllUsesWith(res.getResult());
@@ -169,12 +169,12 @@ FailureOr<AtomShape> atomShape(vector::ContractionOp c, StringRef family) {
 }
 
 std::pair<Value, Value> kStepInSlot(OpBuilder &b, Location loc, Value k16, Value slabElems) {
-  return {b.create<arith::DivUIOp>(monoid::named(loc, "slab"), k16, slabElems),
-          b.create<arith::RemUIOp>(monoid::named(loc, "col"), k16, slabElems)};
+  return {arith::DivUIOp::create(b, monoid::named(loc, "slab"), k16, slabElems),
+          arith::RemUIOp::create(b, monoid::named(loc, "col"), k16, slabElems)};
 }
 
 Value swizzledDescriptor(OpBuilder &b, Location loc, Value mem, ValueRange at, int64_t lbo, bool tcgen05) {
-  return b.create<monoid::SmemDescriptorOp>(monoid::named(loc, "desc"), b.getI64Type(), mem, at,
+  return monoid::SmemDescriptorOp::create(b, monoid::named(loc, "desc"), b.getI64Type(), mem, at,
                                             b.getI64IntegerAttr(lbo), b.getI64IntegerAttr(1024),
                                             b.getI64IntegerAttr(128), tcgen05 ? b.getUnitAttr() : UnitAttr());
 }

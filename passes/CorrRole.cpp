@@ -180,26 +180,26 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
     Value corrWaits = mlir::attncc::privateArray(f, loc, "corr_waits", {}, b.getI32Type());
     Value oWaits = mlir::attncc::privateArray(f, loc, "o_ready_waits", {qTiles}, b.getI32Type());
     b.setInsertionPointAfter(corrWaits.getDefiningOp()); // privateArray puts each first in the kernel
-    b.create<memref::StoreOp>(loc, i32(0), corrWaits, ValueRange{});
+    memref::StoreOp::create(b, loc, i32(0), corrWaits, ValueRange{});
     for (int64_t g = 0; g < qTiles; ++g)
-      b.create<memref::StoreOp>(loc, i32(0), oWaits, ValueRange{consts.index(g)});
+      memref::StoreOp::create(b, loc, i32(0), oWaits, ValueRange{consts.index(g)});
 
     // The correction warps, after the other producer regions.
     b.setInsertionPoint(roles.getThenRegion().front().getTerminator());
-    Value warp = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
-    Value isCorr = b.create<arith::CmpIOp>(monoid::named(loc, "corr_warp"), arith::CmpIPredicate::sge, warp,
+    Value warp = gpu::SubgroupIdOp::create(b, monoid::named(loc, "warp"), /*upperBound=*/nullptr);
+    Value isCorr = arith::CmpIOp::create(b, monoid::named(loc, "corr_warp"), arith::CmpIPredicate::sge, warp,
                                            consts.index(firstCorr));
-    auto corr = b.create<scf::IfOp>(loc, isCorr, /*withElseRegion=*/false);
+    auto corr = scf::IfOp::create(b, loc, isCorr, /*withElseRegion=*/false);
     corr->setAttr("attncc.corr_role", b.getUnitAttr());
     b.setInsertionPoint(corr.thenBlock()->getTerminator());
-    Value lane = b.create<gpu::LaneIdOp>(monoid::named(loc, "lane"), /*upperBound=*/nullptr);
+    Value lane = gpu::LaneIdOp::create(b, monoid::named(loc, "lane"), /*upperBound=*/nullptr);
     // Warp w reads lane quarter w % 4: rows 32 (w % 4) + lane of each Q tile.
-    Value q = b.create<arith::AndIOp>(loc, warp, consts.index(3));
-    Value row = b.create<arith::AddIOp>(monoid::named(loc, "corr_row"),
-                                        Value(b.create<arith::MulIOp>(loc, q, consts.index(32))), lane);
-    Value q32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), q);
-    Value lanes = b.create<arith::ShLIOp>(monoid::named(loc, "quarter"),
-                                          Value(b.create<arith::MulIOp>(loc, q32, i32(32))), i32(16));
+    Value q = arith::AndIOp::create(b, loc, warp, consts.index(3));
+    Value row = arith::AddIOp::create(b, monoid::named(loc, "corr_row"),
+                                        Value(arith::MulIOp::create(b, loc, q, consts.index(32))), lane);
+    Value q32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), q);
+    Value lanes = arith::ShLIOp::create(b, monoid::named(loc, "quarter"),
+                                          Value(arith::MulIOp::create(b, loc, q32, i32(32))), i32(16));
 
     IRMapping map;
     mlir::attncc::cloneRole(b, rows, slice, map, [&](Operation &op, IRMapping &m) {
@@ -210,30 +210,30 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
       auto block = cast<scf::IfOp>(op);
       const auto &[in, col] = rescales[block];
       bool lazy = static_cast<bool>(block.getCondition().getDefiningOp<NVVM::VoteSyncOp>());
-      Value n = b.create<memref::LoadOp>(loc, corrWaits, ValueRange{});
-      b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, n, i32(1))), corrWaits, ValueRange{});
-      Value parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), n, i32(1));
+      Value n = memref::LoadOp::create(b, loc, corrWaits, ValueRange{});
+      memref::StoreOp::create(b, loc, Value(arith::AddIOp::create(b, loc, n, i32(1))), corrWaits, ValueRange{});
+      Value parity = arith::AndIOp::create(b, monoid::named(loc, "parity"), n, i32(1));
       for (int64_t g = 0; g < qTiles; ++g) {
         std::string t = qTiles > 1 ? "_q" + std::to_string(g) : "";
         Value fullG = mlir::attncc::qtileMbarrier(b, loc, full, g, consts, monoid::named(loc, "corr_full" + t));
-        b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, "the row factors are published"), fullG, parity,
+        NVVM::MBarrierTryWaitParityOp::create(b, monoid::named(loc, "the row factors are published"), fullG, parity,
                                                 i32(10000000));
-        b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-        Value at = g ? b.create<arith::AddIOp>(loc, row, consts.index(128 * g)).getResult() : row;
-        Value factor = b.create<memref::LoadOp>(monoid::named(loc, "factor"), scales, ValueRange{at});
+        NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+        Value at = g ? arith::AddIOp::create(b, loc, row, consts.index(128 * g)).getResult() : row;
+        Value factor = memref::LoadOp::create(b, monoid::named(loc, "factor"), scales, ValueRange{at});
         IRMapping bm = m;
-        Value mine = b.create<arith::AddIOp>(
+        Value mine = arith::AddIOp::create(b,
             monoid::named(loc, "o_mine"),
-            Value(b.create<arith::AddIOp>(loc, tmem, i32(col + g * qtileCols))), lanes);
+            Value(arith::AddIOp::create(b, loc, tmem, i32(col + g * qtileCols))), lanes);
         bm.map(in.mine, mine);
         {
           OpBuilder::InsertionGuard guard(b);
           if (lazy) {
-            Value one = b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(1.0f));
-            Value moved = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, factor, one);
-            Value any = b.create<NVVM::VoteSyncOp>(monoid::named(loc, "o_rescale_any"), b.getI1Type(), i32(-1),
+            Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
+            Value moved = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, factor, one);
+            Value any = NVVM::VoteSyncOp::create(b, monoid::named(loc, "o_rescale_any"), b.getI1Type(), i32(-1),
                                                    moved, NVVM::VoteSyncKind::any);
-            auto skip = b.create<scf::IfOp>(loc, any, /*withElseRegion=*/false);
+            auto skip = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
             b.setInsertionPoint(skip.thenBlock()->getTerminator());
           }
           // The block's slices of the row factors are this thread's one
@@ -241,15 +241,15 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
           for (Operation &in2 : block.thenBlock()->without_terminator()) {
             auto slice = dyn_cast<vector::ExtractStridedSliceOp>(in2);
             if (slice && slice.getSource() == in.scale)
-              bm.map(slice.getResult(), b.create<vector::BroadcastOp>(loc, slice.getType(), factor).getResult());
+              bm.map(slice.getResult(), vector::BroadcastOp::create(b, loc, slice.getType(), factor).getResult());
             else
               b.clone(in2, bm);
           }
         }
-        b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::STORE);
-        b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+        NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
+        NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
         Value readyG = mlir::attncc::qtileMbarrier(b, loc, oReady, g, consts, monoid::named(loc, "o_ready" + t));
-        b.create<NVVM::MBarrierArriveOp>(monoid::named(loc, "O is rescaled"), Type{}, readyG, Value{});
+        NVVM::MBarrierArriveOp::create(b, monoid::named(loc, "O is rescaled"), Type{}, readyG, Value{});
       }
     });
 
@@ -278,13 +278,13 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
           d->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
         }
       }
-      Value factor = b.create<vector::ExtractOp>(monoid::named(loc, "factor"), in->scale, ArrayRef<int64_t>{0});
-      Value tid = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
-      b.create<memref::StoreOp>(loc, factor, scales, ValueRange{tid});
-      b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+      Value factor = vector::ExtractOp::create(b, monoid::named(loc, "factor"), in->scale, ArrayRef<int64_t>{0});
+      Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+      memref::StoreOp::create(b, loc, factor, scales, ValueRange{tid});
+      NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
       Value mineFull = qTiles > 1 ? mlir::attncc::myQtileMbarrier(b, loc, full, consts, monoid::named(loc, "corr_full_mine"))
                                   : mlir::attncc::sharedPointer(b, loc, full, Value(), monoid::named(loc, "corr_full"));
-      b.create<NVVM::MBarrierArriveOp>(monoid::named(loc, "the row factors are published"), Type{}, mineFull,
+      NVVM::MBarrierArriveOp::create(b, monoid::named(loc, "the row factors are published"), Type{}, mineFull,
                                        Value{});
       Value cond = block.getCondition();
       block.erase();
@@ -299,14 +299,14 @@ struct CorrRole : mlir::attncc::impl::CorrRoleBase<CorrRole> {
       Location il = issue.getLoc();
       b.setInsertionPointToStart(issue.thenBlock());
       Value at = consts.index(g);
-      Value n = b.create<memref::LoadOp>(il, oWaits, ValueRange{at});
-      b.create<memref::StoreOp>(il, Value(b.create<arith::AddIOp>(il, n, i32(1))), oWaits, ValueRange{at});
-      Value parity = b.create<arith::AndIOp>(monoid::named(il, "parity"), n, i32(1));
+      Value n = memref::LoadOp::create(b, il, oWaits, ValueRange{at});
+      memref::StoreOp::create(b, il, Value(arith::AddIOp::create(b, il, n, i32(1))), oWaits, ValueRange{at});
+      Value parity = arith::AndIOp::create(b, monoid::named(il, "parity"), n, i32(1));
       Value readyG = mlir::attncc::qtileMbarrier(b, il, oReady, g, consts,
                                                  monoid::named(il, qTiles > 1 ? "o_ready_q" + std::to_string(g)
                                                                               : std::string("o_ready")));
-      b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(il, "O is rescaled"), readyG, parity, i32(10000000));
-      b.create<NVVM::Tcgen05FenceOp>(il, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+      NVVM::MBarrierTryWaitParityOp::create(b, monoid::named(il, "O is rescaled"), readyG, parity, i32(10000000));
+      NVVM::Tcgen05FenceOp::create(b, il, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     }
     return success();
   }

@@ -27,8 +27,8 @@ public:
     Value &c = consts[{narrow, v}];
     if (!c) {
       OpBuilder top = OpBuilder::atBlockBegin(&f.getBody().front());
-      c = narrow ? top.create<arith::ConstantIntOp>(f.getLoc(), v, 32).getResult()
-                 : top.create<arith::ConstantIndexOp>(f.getLoc(), v).getResult();
+      c = narrow ? arith::ConstantIntOp::create(top, f.getLoc(), v, 32).getResult()
+                 : arith::ConstantIndexOp::create(top, f.getLoc(), v).getResult();
     }
     return c;
   }

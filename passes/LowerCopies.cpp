@@ -157,12 +157,12 @@ private:
   Value add(Value a, Value bv) {
     if (auto c = getConstantIntValue(a); c && *c == 0)
       return bv;
-    return b.create<arith::AddIOp>(loc, a, bv);
+    return arith::AddIOp::create(b, loc, a, bv);
   }
   Value tid() {
     if (!tidValue) {
       OpBuilder top = OpBuilder::atBlockBegin(&f.getBody().front());
-      tidValue = top.create<gpu::ThreadIdOp>(monoid::named(loc, "tid"), gpu::Dimension::x);
+      tidValue = gpu::ThreadIdOp::create(top, monoid::named(loc, "tid"), gpu::Dimension::x);
     }
     return tidValue;
   }
@@ -227,11 +227,11 @@ private:
         OpBuilder h(l);
         Value src = l.getKernelOperands()[m.arg];
         auto unranked = UnrankedMemRefType::get(mt.getElementType(), mt.getMemorySpace());
-        Value cast = h.create<memref::CastOp>(l.getLoc(), unranked, src);
+        Value cast = memref::CastOp::create(h, l.getLoc(), unranked, src);
         SmallVector<Value> dims;
         for (int64_t d : box)
-          dims.push_back(h.create<arith::ConstantIndexOp>(l.getLoc(), d));
-        Value d = h.create<nvgpu::TmaCreateDescriptorOp>(monoid::named(l.getLoc(), name), desc, cast, dims);
+          dims.push_back(arith::ConstantIndexOp::create(h, l.getLoc(), d));
+        Value d = nvgpu::TmaCreateDescriptorOp::create(h, monoid::named(l.getLoc(), name), desc, cast, dims);
         l.getKernelOperandsMutable().append(d);
       }
     }
@@ -248,8 +248,8 @@ private:
       return;
     b.setInsertionPointAfter(after);
     auto counter = [&](const std::string &name) {
-      Value c = b.create<memref::AllocaOp>(monoid::named(loc, name), MemRefType::get({}, b.getI32Type()));
-      b.create<memref::StoreOp>(loc, i32(0), c, ValueRange{});
+      Value c = memref::AllocaOp::create(b, monoid::named(loc, name), MemRefType::get({}, b.getI32Type()));
+      memref::StoreOp::create(b, loc, i32(0), c, ValueRange{});
       return c;
     };
     for (auto &[off, buf] : buffers) {
@@ -378,21 +378,21 @@ private:
   Value slotFor(Value count, int64_t slots) {
     if (slots == 1)
       return index(0);
-    Value s = b.create<arith::RemUIOp>(loc, count, i32(slots));
-    return b.create<arith::IndexCastOp>(loc, b.getIndexType(), s);
+    Value s = arith::RemUIOp::create(b, loc, count, i32(slots));
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), s);
   }
   Value phaseFor(Value count, int64_t slots, bool freed, const std::string &name) {
-    Value q = slots == 1 ? count : b.create<arith::DivUIOp>(loc, count, i32(slots)).getResult();
-    Value bit = b.create<arith::AndIOp>(loc, q, i32(1));
+    Value q = slots == 1 ? count : arith::DivUIOp::create(b, loc, count, i32(slots)).getResult();
+    Value bit = arith::AndIOp::create(b, loc, q, i32(1));
     // A fresh mbarrier counts as having completed the phase of parity 1: the
     // first wait for a free slot passes.
-    return b.create<arith::CmpIOp>(monoid::named(loc, name), freed ? arith::CmpIPredicate::eq
+    return arith::CmpIOp::create(b, monoid::named(loc, name), freed ? arith::CmpIPredicate::eq
                                                                    : arith::CmpIPredicate::ne,
                                    bit, i32(0));
   }
   Value bump(Value counter) {
-    Value c = b.create<memref::LoadOp>(loc, counter, ValueRange{});
-    b.create<memref::StoreOp>(loc, b.create<arith::AddIOp>(loc, c, i32(1)), counter, ValueRange{});
+    Value c = memref::LoadOp::create(b, loc, counter, ValueRange{});
+    memref::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, c, i32(1)), counter, ValueRange{});
     return c;
   }
 
@@ -407,7 +407,7 @@ private:
     strides.assign(vt.getRank(), b.getIndexAttr(1));
     auto type = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
         vt.getShape().drop_front(), vt, offs, sizes, strides));
-    return b.create<memref::SubViewOp>(monoid::named(loc, name), type, view, offs, sizes, strides);
+    return memref::SubViewOp::create(b, monoid::named(loc, name), type, view, offs, sizes, strides);
   }
 
   /// The block its readers see: a read of the slot (swizzled slabs as rows
@@ -425,17 +425,17 @@ private:
           op->setAttr(a.getName(), a.getValue());
     };
     if (st.getRank() == 2) {
-      auto read = b.create<vector::TransferReadOp>(r.getLoc(), vt, slot, zeros, pad, inb);
+      auto read = vector::TransferReadOp::create(b, r.getLoc(), vt, slot, zeros, pad, inb);
       copyAttrs(read);
       return read;
     }
     // [slabs, rows, slab] -> [rows, slabs, slab] -> rows x (slabs * slab)
     auto slabs = VectorType::get(st.getShape(), vt.getElementType());
-    auto read = b.create<vector::TransferReadOp>(monoid::unnamed(r.getLoc()), slabs, slot, zeros, pad, inb);
+    auto read = vector::TransferReadOp::create(b, monoid::unnamed(r.getLoc()), slabs, slot, zeros, pad, inb);
     copyAttrs(read);
-    auto tr = b.create<vector::TransposeOp>(monoid::unnamed(r.getLoc()), read, ArrayRef<int64_t>{1, 0, 2});
+    auto tr = vector::TransposeOp::create(b, monoid::unnamed(r.getLoc()), read, ArrayRef<int64_t>{1, 0, 2});
     tr->setAttr("attncc.layout", smem);
-    auto cast = b.create<vector::ShapeCastOp>(r.getLoc(), vt, tr);
+    auto cast = vector::ShapeCastOp::create(b, r.getLoc(), vt, tr);
     cast->setAttr("attncc.layout", smem);
     return cast;
   }
@@ -458,17 +458,17 @@ private:
     } else {
       Value slot = index(0);
       if (buf.slots > 1) {
-        Value s = b.create<memref::LoadOp>(loc, buf.fills, ValueRange{});
+        Value s = memref::LoadOp::create(b, loc, buf.fills, ValueRange{});
         Value next;
         if (buf.slots == 2) {
-          next = b.create<arith::XOrIOp>(loc, s, i32(1));
+          next = arith::XOrIOp::create(b, loc, s, i32(1));
         } else { // the last slot is followed by the first
-          Value after = b.create<arith::AddIOp>(loc, s, i32(1));
-          Value last = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, s, i32(buf.slots - 1));
-          next = b.create<arith::SelectOp>(loc, last, i32(0), after);
+          Value after = arith::AddIOp::create(b, loc, s, i32(1));
+          Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, i32(buf.slots - 1));
+          next = arith::SelectOp::create(b, loc, last, i32(0), after);
         }
-        b.create<memref::StoreOp>(loc, next, buf.fills, ValueRange{});
-        slot = b.create<arith::IndexCastOp>(loc, b.getIndexType(), s);
+        memref::StoreOp::create(b, loc, next, buf.fills, ValueRange{});
+        slot = arith::IndexCastOp::create(b, loc, b.getIndexType(), s);
       }
       Value dst = slotView(buf.view, slot, name + "_slot");
       copyChunks(r, dst);
@@ -500,69 +500,69 @@ private:
     Value src = r.getBase();
     auto srcType = cast<MemRefType>(src.getType());
     unsigned rank = srcType.getRank();
-    Value first = b.create<arith::IndexCastOp>(loc, b.getI32Type(), tid());
+    Value first = arith::IndexCastOp::create(b, loc, b.getI32Type(), tid());
     int64_t chunks = rows * cpr, threads = warps * 32;
     Value row, ch, rowI;
     OpBuilder::InsertionGuard g(b);
-    auto idx = [&](Value v) { return b.create<arith::IndexCastOp>(loc, b.getIndexType(), v).getResult(); };
+    auto idx = [&](Value v) { return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult(); };
     bool inLoop = bool(monoid::innerLoopOf(r)); // a fold's blocks, not a tile's first ones
     if (inLoop && chunks % threads == 0 && threads % cpr == 0) {
       // The row in index arithmetic (no 32-bit wrap between the steps), so
       // the CUDA compiler folds each step into a constant offset.
-      Value rowThread = idx(b.create<arith::DivUIOp>(loc, first, i32(cpr)));
-      ch = b.create<arith::RemUIOp>(loc, first, i32(cpr));
-      auto loop = b.create<scf::ForOp>(loc, index(0), index(chunks / threads), index(1));
+      Value rowThread = idx(arith::DivUIOp::create(b, loc, first, i32(cpr)));
+      ch = arith::RemUIOp::create(b, loc, first, i32(cpr));
+      auto loop = scf::ForOp::create(b, loc, index(0), index(chunks / threads), index(1));
       loop->setAttr("attncc.unroll", b.getUnitAttr());
       loop.getInductionVar().setLoc(monoid::named(loc, "step"));
       b.setInsertionPoint(loop.getBody()->getTerminator());
-      Value below = b.create<arith::MulIOp>(loc, loop.getInductionVar(), index(threads / cpr));
-      rowI = b.create<arith::AddIOp>(monoid::named(loc, "row"), rowThread, below);
+      Value below = arith::MulIOp::create(b, loc, loop.getInductionVar(), index(threads / cpr));
+      rowI = arith::AddIOp::create(b, monoid::named(loc, "row"), rowThread, below);
       if (swz) // the row's place in its 8-row swizzle pattern
-        row = b.create<arith::IndexCastOp>(loc, b.getI32Type(), rowI);
+        row = arith::IndexCastOp::create(b, loc, b.getI32Type(), rowI);
     } else {
-      auto loop = b.create<scf::ForOp>(loc, first, i32(chunks), i32(threads));
+      auto loop = scf::ForOp::create(b, loc, first, i32(chunks), i32(threads));
       loop.getInductionVar().setLoc(monoid::named(loc, "chunk"));
       b.setInsertionPoint(loop.getBody()->getTerminator());
       Value c = loop.getInductionVar();
-      row = b.create<arith::DivUIOp>(monoid::named(loc, "row"), c, i32(cpr));
-      ch = b.create<arith::RemUIOp>(loc, c, i32(cpr));
+      row = arith::DivUIOp::create(b, monoid::named(loc, "row"), c, i32(cpr));
+      ch = arith::RemUIOp::create(b, loc, c, i32(cpr));
       rowI = idx(row);
     }
-    Value colI = idx(b.create<arith::MulIOp>(loc, ch, i32(per)));
+    Value colI = idx(arith::MulIOp::create(b, loc, ch, i32(per)));
     SmallVector<Value> at(r.getIndices());
     at[rank - 2] = add(at[rank - 2], rowI);
     at[rank - 1] = add(at[rank - 1], colI);
     Value in;
     if (!r.isDimInBounds(0)) { // rows past the end: zeros, read from row 0
-      Value dim = b.create<memref::DimOp>(loc, src, rank - 2);
-      in = b.create<arith::CmpIOp>(monoid::named(loc, "in"), arith::CmpIPredicate::ult, at[rank - 2], dim);
-      at[rank - 2] = b.create<arith::SelectOp>(loc, in, at[rank - 2], index(0));
+      Value dim = memref::DimOp::create(b, loc, src, rank - 2);
+      in = arith::CmpIOp::create(b, monoid::named(loc, "in"), arith::CmpIPredicate::ult, at[rank - 2], dim);
+      at[rank - 2] = arith::SelectOp::create(b, loc, in, at[rank - 2], index(0));
     }
     SmallVector<Value> to{rowI, colI};
     if (swz) { // chunk ch of row r: slab ch / 8, chunk (ch % 8) ^ (r % 8) of it
-      Value slab = idx(b.create<arith::DivUIOp>(loc, ch, i32(8)));
-      Value low = b.create<arith::AndIOp>(loc, row, i32(7));
-      Value inSlab = b.create<arith::RemUIOp>(loc, ch, i32(8));
-      Value x = b.create<arith::XOrIOp>(loc, inSlab, low);
-      to = {slab, rowI, idx(b.create<arith::MulIOp>(loc, x, i32(per)))};
+      Value slab = idx(arith::DivUIOp::create(b, loc, ch, i32(8)));
+      Value low = arith::AndIOp::create(b, loc, row, i32(7));
+      Value inSlab = arith::RemUIOp::create(b, loc, ch, i32(8));
+      Value x = arith::XOrIOp::create(b, loc, inSlab, low);
+      to = {slab, rowI, idx(arith::MulIOp::create(b, loc, x, i32(per)))};
     }
     if (cp) {
       Value n;
       if (in) {
         Value all = index(per), none = index(0);
-        n = b.create<arith::SelectOp>(loc, in, all, none);
+        n = arith::SelectOp::create(b, loc, in, all, none);
       }
-      b.create<nvgpu::DeviceAsyncCopyOp>(loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, to, src, at,
+      nvgpu::DeviceAsyncCopyOp::create(b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, to, src, at,
                                          b.getIndexAttr(per), n, b.getUnitAttr());
       return;
     }
     auto chunk = VectorType::get({per}, vt.getElementType());
-    Value v = b.create<vector::LoadOp>(loc, chunk, src, at, /*nontemporal=*/false, llvm::MaybeAlign(16));
+    Value v = vector::LoadOp::create(b, loc, chunk, src, at, /*nontemporal=*/false, llvm::MaybeAlign(16));
     if (in) {
-      Value zero = b.create<arith::ConstantOp>(loc, chunk, b.getZeroAttr(chunk));
-      v = b.create<arith::SelectOp>(loc, in, v, zero);
+      Value zero = arith::ConstantOp::create(b, loc, chunk, b.getZeroAttr(chunk));
+      v = arith::SelectOp::create(b, loc, in, v, zero);
     }
-    b.create<vector::StoreOp>(loc, v, dst, to, /*nontemporal=*/false, llvm::MaybeAlign(16));
+    vector::StoreOp::create(b, loc, v, dst, to, /*nontemporal=*/false, llvm::MaybeAlign(16));
   }
 
   /// GRID=persistent: when a ring read is issued, so that each tile fills
@@ -580,8 +580,8 @@ private:
       return Value();
     if (monoid::isRingPrefetch(r)) {
       auto l = cast<scf::ForOp>(r->getParentOp());
-      Value next = b.create<arith::AddIOp>(loc, l.getInductionVar(), l.getStep());
-      return b.create<arith::CmpIOp>(monoid::named(loc, "has_next"), arith::CmpIPredicate::slt, next,
+      Value next = arith::AddIOp::create(b, loc, l.getInductionVar(), l.getStep());
+      return arith::CmpIOp::create(b, monoid::named(loc, "has_next"), arith::CmpIPredicate::slt, next,
                                      l.getUpperBound());
     }
     for (Operation *op = r->getNextNode(); op; op = op->getNextNode()) {
@@ -589,7 +589,7 @@ private:
       if (!l || llvm::none_of(l.getBody()->getOps<vector::TransferReadOp>(),
                               [&](vector::TransferReadOp p) { return p->getAttr("attncc.ring") == ring; }))
         continue;
-      return b.create<arith::CmpIOp>(monoid::named(loc, "has_first"), arith::CmpIPredicate::slt,
+      return arith::CmpIOp::create(b, monoid::named(loc, "has_first"), arith::CmpIPredicate::slt,
                                      l.getLowerBound(), l.getUpperBound());
     }
     status = r.emitOpError("attncc-lower-copies: GRID=persistent: no fold after the first block of its ring");
@@ -622,17 +622,17 @@ private:
     // (drain()).
     scf::IfOp guard;
     if (Value more = persistent ? ringGuard(r) : Value()) {
-      guard = b.create<scf::IfOp>(loc, TypeRange{b.getIndexType()}, more, /*withElseRegion=*/true);
+      guard = scf::IfOp::create(b, loc, TypeRange{b.getIndexType()}, more, /*withElseRegion=*/true);
       guard->setAttr("attncc.ring_guard", b.getUnitAttr()); // warp roles take it whole (RoleSlice)
       b.setInsertionPointToStart(&guard.getElseRegion().front());
-      b.create<scf::YieldOp>(loc, index(0)); // no block: the slot is never read
+      scf::YieldOp::create(b, loc, index(0)); // no block: the slot is never read
       b.setInsertionPointToStart(&guard.getThenRegion().front());
     }
     Value w = bump(buf.fills);
     Value slot = slotFor(w, buf.slots);
     Value dst;
     if (guard) {
-      b.create<scf::YieldOp>(loc, slot);
+      scf::YieldOp::create(b, loc, slot);
       b.setInsertionPoint(guard.getThenRegion().front().getTerminator());
     } else if (!r.use_empty()) {
       dst = slotView(buf.view, slot, name + "_slot");
@@ -642,13 +642,13 @@ private:
       OpBuilder::InsertionGuard g(b);
       if (!producer) { // thread 0 issues it
         Value t = tid(), zero = index(0);
-        Value first = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, t, zero);
-        auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+        Value first = arith::CmpIOp::create(b, monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, t, zero);
+        auto i = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
         b.setInsertionPoint(i.getThenRegion().front().getTerminator());
       }
       Value freed = phaseFor(w, buf.slots, /*freed=*/true, "free");
-      b.create<nvgpu::MBarrierTryWaitParityOp>(loc, buf.empty, freed, index(10000000), slot);
-      b.create<nvgpu::MBarrierArriveExpectTxOp>(loc, buf.full, index(rows * cols * vt.getElementTypeBitWidth() / 8),
+      nvgpu::MBarrierTryWaitParityOp::create(b, loc, buf.empty, freed, index(10000000), slot);
+      nvgpu::MBarrierArriveExpectTxOp::create(b, loc, buf.full, index(rows * cols * vt.getElementTypeBitWidth() / 8),
                                                 slot, Value());
       Value desc = descriptors[{arg.getArgNumber(), rows}];
       auto boxShape = cast<nvgpu::TensorMapDescriptorType>(desc.getType()).getTensor().getShape();
@@ -661,16 +661,16 @@ private:
         SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
         auto bt = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(boxShape, buf.view.getType(), offs,
                                                                                  sizes, strides));
-        Value box = b.create<memref::SubViewOp>(loc, bt, buf.view, offs, sizes, strides);
+        Value box = memref::SubViewOp::create(b, loc, bt, buf.view, offs, sizes, strides);
         // Coordinates innermost first.
         SmallVector<Value> crd;
         for (int64_t k = rank - 1; k >= 0; --k) {
           Value c = r.getIndices()[k];
           if (!base.offsets.empty() && !isConstantIntValue(base.offsets[k], 0))
-            c = b.create<arith::AddIOp>(loc, c, getValueOrCreateConstantIndexOp(b, loc, base.offsets[k]));
-          crd.push_back(k == (int64_t)rank - 1 && s ? b.create<arith::AddIOp>(loc, c, index(s * slab)).getResult() : c);
+            c = arith::AddIOp::create(b, loc, c, getValueOrCreateConstantIndexOp(b, loc, base.offsets[k]));
+          crd.push_back(k == (int64_t)rank - 1 && s ? arith::AddIOp::create(b, loc, c, index(s * slab)).getResult() : c);
         }
-        b.create<nvgpu::TmaAsyncLoadOp>(loc, box, buf.full, desc, crd, slot, /*multicastMask=*/Value(),
+        nvgpu::TmaAsyncLoadOp::create(b, loc, box, buf.full, desc, crd, slot, /*multicastMask=*/Value(),
                                         /*predicate=*/Value());
       }
     }
@@ -707,7 +707,7 @@ private:
     Value r = bump(buf->waits);
     Value slot = slotFor(r, buf->slots);
     Value landed = phaseFor(r, buf->slots, /*freed=*/false, nameOr(w.getBlock(), "block") + "_landed");
-    b.create<nvgpu::MBarrierTryWaitParityOp>(w.getLoc(), buf->full, landed, index(10000000), slot);
+    nvgpu::MBarrierTryWaitParityOp::create(b, w.getLoc(), buf->full, landed, index(10000000), slot);
     w->erase();
     return success();
   }
@@ -725,19 +725,19 @@ private:
     for (Value u : rel.getUnless()) {
       if (!slotOf.count(u))
         return rel.emitOpError("attncc-lower-copies: an `unless` block is not a TMA block this pass lowered");
-      Value ne = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, slot, slotOf[u]);
-      guard = guard ? b.create<arith::AndIOp>(loc, guard, ne).getResult() : ne;
+      Value ne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, slot, slotOf[u]);
+      guard = guard ? arith::AndIOp::create(b, loc, guard, ne).getResult() : ne;
     }
     if (guard) {
-      auto i = b.create<scf::IfOp>(loc, guard, /*withElseRegion=*/false);
+      auto i = scf::IfOp::create(b, loc, guard, /*withElseRegion=*/false);
       b.setInsertionPoint(i.getThenRegion().front().getTerminator());
     }
-    b.create<NVVM::SyncWarpOp>(loc, i32(-1));
-    Value lane = b.create<gpu::LaneIdOp>(loc, nullptr);
-    Value lane0 = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, lane, index(0));
-    auto i = b.create<scf::IfOp>(loc, lane0, /*withElseRegion=*/false);
+    NVVM::SyncWarpOp::create(b, loc, i32(-1));
+    Value lane = gpu::LaneIdOp::create(b, loc, nullptr);
+    Value lane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0));
+    auto i = scf::IfOp::create(b, loc, lane0, /*withElseRegion=*/false);
     b.setInsertionPoint(i.getThenRegion().front().getTerminator());
-    b.create<nvgpu::MBarrierArriveOp>(rel.getLoc(), nvgpu::MBarrierTokenType::get(b.getContext()), buf->empty, slot);
+    nvgpu::MBarrierArriveOp::create(b, rel.getLoc(), nvgpu::MBarrierTokenType::get(b.getContext()), buf->empty, slot);
     rel->erase();
     return success();
   }
@@ -749,7 +749,7 @@ private:
     if (llvm::none_of(buffers, [](auto &kv) { return kv.second.tma; }))
       return;
     auto waitRange = [&](Buffer &buf, Value lo, Value hi) {
-      auto loop = b.create<scf::ForOp>(loc, lo, hi, i32(1));
+      auto loop = scf::ForOp::create(b, loc, lo, hi, i32(1));
       loop.getInductionVar().setLoc(monoid::named(loc, "fill"));
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -759,29 +759,29 @@ private:
       Value slot = slotFor(n, buf.slots);
       Value ticks = index(10000000);
       Value landed = phaseFor(n, buf.slots, false, "landed");
-      b.create<nvgpu::MBarrierTryWaitParityOp>(loc, buf.full, landed, ticks, slot);
+      nvgpu::MBarrierTryWaitParityOp::create(b, loc, buf.full, landed, ticks, slot);
     };
     if (issuer) {
       b.setInsertionPoint(cast<scf::IfOp>(issuer).getThenRegion().front().getTerminator());
       for (auto &[off, buf] : buffers)
         if (buf.tma) {
-          Value w = b.create<memref::LoadOp>(loc, buf.fills, ValueRange{});
-          Value back = b.create<arith::SubIOp>(loc, w, i32(buf.slots));
-          Value more = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, w, i32(buf.slots));
-          Value lo = b.create<arith::SelectOp>(loc, more, back, i32(0));
+          Value w = memref::LoadOp::create(b, loc, buf.fills, ValueRange{});
+          Value back = arith::SubIOp::create(b, loc, w, i32(buf.slots));
+          Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, w, i32(buf.slots));
+          Value lo = arith::SelectOp::create(b, loc, more, back, i32(0));
           waitRange(buf, lo, w);
         }
       return;
     }
     b.setInsertionPoint(f.getBody().front().getTerminator());
     Value t = tid(), zero = index(0);
-    Value first = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, t, zero);
-    auto i = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+    Value first = arith::CmpIOp::create(b, monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, t, zero);
+    auto i = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
     b.setInsertionPoint(i.getThenRegion().front().getTerminator());
     for (auto &[off, buf] : buffers)
       if (buf.tma) {
-        Value filled = b.create<memref::LoadOp>(loc, buf.fills, ValueRange{});
-        Value waited = b.create<memref::LoadOp>(loc, buf.waits, ValueRange{});
+        Value filled = memref::LoadOp::create(b, loc, buf.fills, ValueRange{});
+        Value waited = memref::LoadOp::create(b, loc, buf.waits, ValueRange{});
         waitRange(buf, waited, filled);
       }
   }

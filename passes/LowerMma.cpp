@@ -98,28 +98,28 @@ private:
 
   Value index(int64_t v) { return consts.index(v); }
   Value i32(int64_t v) { return consts.i32(v); }
-  Value toI32(Value v) { return b.create<arith::IndexCastOp>(loc, b.getI32Type(), v); }
-  Value toIndex(Value v) { return b.create<arith::IndexCastOp>(loc, b.getIndexType(), v); }
+  Value toI32(Value v) { return arith::IndexCastOp::create(b, loc, b.getI32Type(), v); }
+  Value toIndex(Value v) { return arith::IndexCastOp::create(b, loc, b.getIndexType(), v); }
   Value add(Value x, Value y) {
     if (auto c = getConstantIntValue(x); c && *c == 0)
       return y;
-    return b.create<arith::AddIOp>(loc, x, y);
+    return arith::AddIOp::create(b, loc, x, y);
   }
   Value mul(Value x, int64_t k) {
     if (k == 1)
       return x;
-    return b.create<arith::MulIOp>(loc, x, i32(k));
+    return arith::MulIOp::create(b, loc, x, i32(k));
   }
-  Value andI(Value x, int64_t k) { return b.create<arith::AndIOp>(loc, x, i32(k)); }
-  Value shr(Value x, int64_t k) { return b.create<arith::ShRUIOp>(loc, x, i32(k)); }
+  Value andI(Value x, int64_t k) { return arith::AndIOp::create(b, loc, x, i32(k)); }
+  Value shr(Value x, int64_t k) { return arith::ShRUIOp::create(b, loc, x, i32(k)); }
   /// This thread's lane and warp (i32), once at the kernel's top.
   Value lane() {
     if (!laneValue) {
       OpBuilder top = OpBuilder::atBlockBegin(&f.getBody().front());
-      Value l = top.create<gpu::LaneIdOp>(monoid::named(loc, "lane"), /*upperBound=*/nullptr);
-      laneValue = top.create<arith::IndexCastOp>(loc, top.getI32Type(), l);
-      Value w = top.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
-      warpValue = top.create<arith::IndexCastOp>(loc, top.getI32Type(), w);
+      Value l = gpu::LaneIdOp::create(top, monoid::named(loc, "lane"), /*upperBound=*/nullptr);
+      laneValue = arith::IndexCastOp::create(top, loc, top.getI32Type(), l);
+      Value w = gpu::SubgroupIdOp::create(top, monoid::named(loc, "warp"), /*upperBound=*/nullptr);
+      warpValue = arith::IndexCastOp::create(top, loc, top.getI32Type(), w);
     }
     return laneValue;
   }
@@ -135,7 +135,7 @@ private:
   /// A loop of `n` steps (of `step`) over the atoms, fully unrolled by the
   /// CUDA compiler (attncc.unroll); the builder is left inside its body.
   Value atomLoop(int64_t n, int64_t step, StringRef name) {
-    auto loop = b.create<scf::ForOp>(loc, index(0), index(n), index(step));
+    auto loop = scf::ForOp::create(b, loc, index(0), index(n), index(step));
     loop->setAttr("attncc.unroll", b.getUnitAttr());
     loop.getInductionVar().setLoc(monoid::named(loc, name));
     b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -156,8 +156,8 @@ private:
       return {toIndex(row), toIndex(col)};
     int64_t slab = mt.getDimSize(2);
     Value chunk = andI(shr(col, 3), slab / 8 - 1);
-    Value swz = b.create<arith::XOrIOp>(loc, chunk, andI(row, 7));
-    Value slabOf = b.create<arith::DivUIOp>(loc, col, i32(slab));
+    Value swz = arith::XOrIOp::create(b, loc, chunk, andI(row, 7));
+    Value slabOf = arith::DivUIOp::create(b, loc, col, i32(slab));
     return {toIndex(slabOf), toIndex(row), toIndex(mul(swz, 8))};
   }
 
@@ -208,8 +208,8 @@ private:
     if (f16x) {
       auto pt = VectorType::get(accLanes.getShape(), et);
       part = privateArray(name + "_f16", pt.getShape(), et);
-      partZero = b.create<arith::ConstantOp>(loc, DenseElementsAttr::get(pt, b.getZeroAttr(et)));
-      b.create<vector::StoreOp>(loc, partZero, part, zero4);
+      partZero = arith::ConstantOp::create(b, loc, DenseElementsAttr::get(pt, b.getZeroAttr(et)));
+      vector::StoreOp::create(b, loc, partZero, part, zero4);
     }
 
     // The left operand: a shared slot (staged, or the REPACK=smem slab) or
@@ -223,10 +223,10 @@ private:
       // This warp is done reading its rows of the slab, writes them, and
       // reads them back as A fragments.
       Value all = i32(-1);
-      b.create<NVVM::SyncWarpOp>(loc, all);
-      b.create<vector::TransferWriteOp>(loc, c.getLhs(), aMem, ValueRange{index(0), index(0)},
+      NVVM::SyncWarpOp::create(b, loc, all);
+      vector::TransferWriteOp::create(b, loc, c.getLhs(), aMem, ValueRange{index(0), index(0)},
                                         ArrayRef<bool>{true, true});
-      b.create<NVVM::SyncWarpOp>(loc, all);
+      NVVM::SyncWarpOp::create(b, loc, all);
     } else if (ll == "smem") {
       auto m = blockMemref(c.getLhs(), c);
       if (failed(m))
@@ -239,7 +239,7 @@ private:
         round = true;
       }
       auto lt = VectorType::get({fm, kc, 4, 2}, getElementTypeOrSelf(src.getType()));
-      aLanes = b.create<monoid::ToLanesOp>(monoid::named(loc, name + "_a"), lt, src);
+      aLanes = monoid::ToLanesOp::create(b, monoid::named(loc, name + "_a"), lt, src);
     }
     Value bMem, bLanes;
     if (rl == "smem") {
@@ -248,7 +248,7 @@ private:
         return failure();
       bMem = *m;
     } else {
-      bLanes = b.create<monoid::ToLanesOp>(monoid::named(loc, name + "_b"), VectorType::get({nf, kc, 2, 2}, et),
+      bLanes = monoid::ToLanesOp::create(b, monoid::named(loc, name + "_b"), VectorType::get({nf, kc, 2, 2}, et),
                                            c.getRhs());
     }
     Value aRegs = privateArray(name + "_a", {fm, 4, 2}, et);
@@ -279,14 +279,14 @@ private:
       if (aMem) {
         Value row = add(aRow, mul(toI32(m), 16));
         Value col = add(mul(k32, 16), aCol);
-        a = b.create<nvgpu::LdMatrixOp>(monoid::named(loc, "a"), fragA, aMem, slotIndices(aMem, row, col),
+        a = nvgpu::LdMatrixOp::create(b, monoid::named(loc, "a"), fragA, aMem, slotIndices(aMem, row, col),
                                         /*transpose=*/false, /*numTiles=*/4);
       } else {
-        a = b.create<vector::ExtractOp>(monoid::named(loc, "a"), aLanes, ArrayRef<OpFoldResult>{m, k});
+        a = vector::ExtractOp::create(b, monoid::named(loc, "a"), aLanes, ArrayRef<OpFoldResult>{m, k});
         if (round)
-          a = b.create<arith::TruncFOp>(monoid::named(loc, "a"), fragA, a);
+          a = arith::TruncFOp::create(b, monoid::named(loc, "a"), fragA, a);
       }
-      b.create<vector::StoreOp>(loc, a, aRegs, ValueRange{m, index(0), index(0)});
+      vector::StoreOp::create(b, loc, a, aRegs, ValueRange{m, index(0), index(0)});
     }
     {
       OpBuilder::InsertionGuard g(b);
@@ -302,51 +302,51 @@ private:
           row = add(mul(n8, 8), bRow);
           col = add(mul(k32, 16), bCol);
         }
-        bf = b.create<nvgpu::LdMatrixOp>(monoid::named(loc, "b"), VectorType::get({x4 ? 4 : 2, 2}, et), bMem,
+        bf = nvgpu::LdMatrixOp::create(b, monoid::named(loc, "b"), VectorType::get({x4 ? 4 : 2, 2}, et), bMem,
                                          slotIndices(bMem, row, col), /*transpose=*/kn,
                                          /*numTiles=*/x4 ? 4 : 2);
       } else {
-        bf = b.create<vector::ExtractOp>(monoid::named(loc, "b"), bLanes, ArrayRef<OpFoldResult>{n, k});
+        bf = vector::ExtractOp::create(b, monoid::named(loc, "b"), bLanes, ArrayRef<OpFoldResult>{n, k});
       }
       for (int64_t h = 0; h < (x4 ? 2 : 1); ++h) {
         Value bh = bf;
         Value nh = n;
         if (x4) {
-          bh = b.create<vector::ExtractStridedSliceOp>(monoid::named(loc, "b"), bf, ArrayRef<int64_t>{2 * h, 0}, ArrayRef<int64_t>{2, 2},
+          bh = vector::ExtractStridedSliceOp::create(b, monoid::named(loc, "b"), bf, ArrayRef<int64_t>{2 * h, 0}, ArrayRef<int64_t>{2, 2},
                                                        ArrayRef<int64_t>{1, 1});
           if (h)
-            nh = b.create<arith::AddIOp>(loc, n, index(1));
+            nh = arith::AddIOp::create(b, loc, n, index(1));
         }
         OpBuilder::InsertionGuard g2(b);
         Value m = atomLoop(fm, 1, "fm");
-        Value a = b.create<vector::LoadOp>(monoid::named(loc, "a"), fragA, aRegs, ValueRange{m, index(0), index(0)});
+        Value a = vector::LoadOp::create(b, monoid::named(loc, "a"), fragA, aRegs, ValueRange{m, index(0), index(0)});
         Value into = f16x ? part : acc;
         SmallVector<Value> at{m, nh, index(0), index(0)};
-        Value cv = b.create<vector::LoadOp>(monoid::named(loc, "c"), fragC, into, at);
-        Value d = b.create<nvgpu::MmaSyncOp>(monoid::named(loc, "d"), a, bh, cv, ArrayRef<int64_t>{16, 8, 16});
-        b.create<vector::StoreOp>(loc, d, into, at);
+        Value cv = vector::LoadOp::create(b, monoid::named(loc, "c"), fragC, into, at);
+        Value d = nvgpu::MmaSyncOp::create(b, monoid::named(loc, "d"), a, bh, cv, ArrayRef<int64_t>{16, 8, 16});
+        vector::StoreOp::create(b, loc, d, into, at);
       }
     }
     // ACC=f16x: the partials into fp32, then from zero again.
     auto promote = [&]() {
       auto pt = VectorType::get(accLanes.getShape(), et);
-      Value p = b.create<vector::LoadOp>(loc, pt, part, zero4);
-      Value pf = b.create<arith::ExtFOp>(loc, accLanes, p);
-      Value old = b.create<vector::LoadOp>(loc, accLanes, acc, zero4);
-      Value sum = b.create<arith::AddFOp>(loc, old, pf);
-      b.create<vector::StoreOp>(loc, sum, acc, zero4);
+      Value p = vector::LoadOp::create(b, loc, pt, part, zero4);
+      Value pf = arith::ExtFOp::create(b, loc, accLanes, p);
+      Value old = vector::LoadOp::create(b, loc, accLanes, acc, zero4);
+      Value sum = arith::AddFOp::create(b, loc, old, pf);
+      vector::StoreOp::create(b, loc, sum, acc, zero4);
     };
     if (f16x && steps) { // after every `steps` k steps, and after the last
-      Value next = b.create<arith::AddIOp>(loc, k, index(1));
-      Value r = b.create<arith::RemUIOp>(loc, next, index(steps));
-      Value every = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, r, index(0));
-      Value last = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, k, index(kc - 1));
-      Value when = b.create<arith::OrIOp>(loc, every, last);
-      auto i = b.create<scf::IfOp>(loc, when, /*withElseRegion=*/false);
+      Value next = arith::AddIOp::create(b, loc, k, index(1));
+      Value r = arith::RemUIOp::create(b, loc, next, index(steps));
+      Value every = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r, index(0));
+      Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k, index(kc - 1));
+      Value when = arith::OrIOp::create(b, loc, every, last);
+      auto i = scf::IfOp::create(b, loc, when, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPoint(i.thenBlock()->getTerminator());
       promote();
-      b.create<vector::StoreOp>(loc, partZero, part, zero4);
+      vector::StoreOp::create(b, loc, partZero, part, zero4);
     }
     b.setInsertionPoint(c);
     if (f16x && !steps)

@@ -179,16 +179,16 @@ private:
   void storeRow(Value row, Value addr) {
     auto shape = NVVM::Tcgen05LdStShapeAttr::get(b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
     int64_t n = cast<VectorType>(row.getType()).getNumElements();
-    Value words = b.create<arith::BitcastOp>(loc, VectorType::get({n}, b.getI32Type()), row);
-    b.create<NVVM::Tcgen05StOp>(loc, /*unpack=*/UnitAttr(), shape, tmemPtr(addr), words, Value{});
+    Value words = arith::BitcastOp::create(b, loc, VectorType::get({n}, b.getI32Type()), row);
+    NVVM::Tcgen05StOp::create(b, loc, /*unpack=*/UnitAttr(), shape, tmemPtr(addr), words, Value{});
   }
   /// This thread's row of `n` f32 at `addr`, loaded and waited for.
   Value loadRow(Value addr, int64_t n) {
     auto shape = NVVM::Tcgen05LdStShapeAttr::get(b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
-    Value words = b.create<NVVM::Tcgen05LdOp>(loc, VectorType::get({n}, b.getI32Type()), /*pack=*/UnitAttr(), shape,
+    Value words = NVVM::Tcgen05LdOp::create(b, loc, VectorType::get({n}, b.getI32Type()), /*pack=*/UnitAttr(), shape,
                                               tmemPtr(addr), Value{});
-    b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::LOAD);
-    return b.create<arith::BitcastOp>(loc, VectorType::get({n}, b.getF32Type()), words);
+    NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
+    return arith::BitcastOp::create(b, loc, VectorType::get({n}, b.getF32Type()), words);
   }
 
   /// The running O of a fold in tensor memory: O's columns hold the initial
@@ -198,8 +198,8 @@ private:
   void finishResident() {
     // O's columns at this thread's lane quarter, where the builder is.
     auto mineAt = [&](const Kept &k) {
-      return b.create<arith::AddIOp>(monoid::named(loc, "o_mine"),
-                                     Value(b.create<arith::AddIOp>(loc, tmem, i32(k.col))), quarter)
+      return arith::AddIOp::create(b, monoid::named(loc, "o_mine"),
+                                     Value(arith::AddIOp::create(b, loc, tmem, i32(k.col))), quarter)
           .getResult();
     };
     DenseSet<Operation *> loops;
@@ -213,13 +213,13 @@ private:
         int64_t n = k.tile.getDimSize(1);
         Value row;
         if (auto cst = init.getDefiningOp<arith::ConstantOp>(); cst && isa<SplatElementsAttr>(cst.getValue()))
-          row = b.create<arith::ConstantOp>(loc, DenseElementsAttr::get(
+          row = arith::ConstantOp::create(b, loc, DenseElementsAttr::get(
                                                      VectorType::get({n}, b.getF32Type()),
                                                      cast<SplatElementsAttr>(cst.getValue()).getSplatValue<Attribute>()));
         else
-          row = b.create<monoid::ToLanesOp>(monoid::named(loc, "o_init"), VectorType::get({n}, b.getF32Type()), init);
+          row = monoid::ToLanesOp::create(b, monoid::named(loc, "o_init"), VectorType::get({n}, b.getF32Type()), init);
         storeRow(row, mineAt(k));
-        b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::STORE);
+        NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
       }
       Value res = k.loop.getResult(k.pos);
       SmallVector<OpOperand *> uses;
@@ -235,7 +235,7 @@ private:
         continue;
       b.setInsertionPointAfter(k.loop);
       Value lanes = loadRow(mineAt(k), k.tile.getDimSize(1));
-      auto from = b.create<monoid::FromLanesOp>(monoid::named(loc, "o"), k.tile, lanes);
+      auto from = monoid::FromLanesOp::create(b, monoid::named(loc, "o"), k.tile, lanes);
       from->setAttr("attncc.layout", monoid::FragmentAttr::get(b.getContext(), rowKind));
       for (OpOperand *u : uses)
         u->set(from.getResult());
@@ -245,7 +245,7 @@ private:
   Value i32(int64_t v) { return consts.i32(v); }
   Value index(int64_t v) { return consts.index(v); }
   Value tmemPtr(Value addr) {
-    return b.create<LLVM::IntToPtrOp>(loc, LLVM::LLVMPointerType::get(b.getContext(), 6), addr);
+    return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 6), addr);
   }
 
   /// After the tensor memory's address is known: this warp's lane quarter
@@ -253,30 +253,30 @@ private:
   /// issues the products, and the count of waits on the mbarrier so far.
   void setUp() {
     b.setInsertionPointAfter(tmem.getDefiningOp());
-    Value w = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
-    Value w32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), w);
+    Value w = gpu::SubgroupIdOp::create(b, monoid::named(loc, "warp"), /*upperBound=*/nullptr);
+    Value w32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), w);
     auto tile = f->getAttrOfType<DictionaryAttr>("attncc.tile");
     auto qtile = tile ? tile.getAs<IntegerAttr>("tmem_qtile") : IntegerAttr();
     corrRole = tile && tile.getAs<IntegerAttr>("corr");
     if (!qtile) {
-      quarter = b.create<arith::ShLIOp>(monoid::named(loc, "quarter"),
-                                        Value(b.create<arith::MulIOp>(loc, w32, i32(32))), i32(16));
+      quarter = arith::ShLIOp::create(b, monoid::named(loc, "quarter"),
+                                        Value(arith::MulIOp::create(b, loc, w32, i32(32))), i32(16));
     } else {
       // Two Q tiles (w8x1): warp w reads lane quarter w % 4 in the columns
       // of Q tile w / 4.
       qtileCols = qtile.getInt();
       qTiles = tile.getAs<IntegerAttr>("warps").getInt() / 4;
-      Value lanes = b.create<arith::ShLIOp>(
-          loc, Value(b.create<arith::MulIOp>(loc, Value(b.create<arith::AndIOp>(loc, w32, i32(3))), i32(32))), i32(16));
-      Value cols = b.create<arith::MulIOp>(monoid::named(loc, "qtile_cols"),
-                                           Value(b.create<arith::ShRUIOp>(loc, w32, i32(2))), i32(qtileCols));
-      quarter = b.create<arith::AddIOp>(monoid::named(loc, "quarter"), lanes, cols);
+      Value lanes = arith::ShLIOp::create(b,
+          loc, Value(arith::MulIOp::create(b, loc, Value(arith::AndIOp::create(b, loc, w32, i32(3))), i32(32))), i32(16));
+      Value cols = arith::MulIOp::create(b, monoid::named(loc, "qtile_cols"),
+                                           Value(arith::ShRUIOp::create(b, loc, w32, i32(2))), i32(qtileCols));
+      quarter = arith::AddIOp::create(b, monoid::named(loc, "quarter"), lanes, cols);
     }
     barPtr = mlir::attncc::sharedPointer(b, loc, bar, Value(), monoid::named(loc, "mma_done"));
-    Value tid = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
-    tid0 = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, tid, index(0));
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    tid0 = arith::CmpIOp::create(b, monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, tid, index(0));
     phase = mlir::attncc::privateArray(f, loc, "mma_waits", {}, b.getI32Type());
-    b.create<memref::StoreOp>(loc, i32(0), phase, ValueRange{});
+    memref::StoreOp::create(b, loc, i32(0), phase, ValueRange{});
   }
 
   std::pair<Value, Value> kStep(Value mem, Value k16) {
@@ -293,7 +293,7 @@ private:
     auto tt = cast<VectorType>(tile.getType());
     int64_t n = tt.getDimSize(1);
     if (et.isF32()) {
-      storeRow(b.create<monoid::ToLanesOp>(monoid::named(loc, name), VectorType::get({n}, b.getF32Type()), tile), addr);
+      storeRow(monoid::ToLanesOp::create(b, monoid::named(loc, name), VectorType::get({n}, b.getF32Type()), tile), addr);
       return;
     }
     storeWords(packRow(tile, et, name), 0, n / 2, addr);
@@ -303,11 +303,11 @@ private:
   /// one i32 a pair, as tcgen05.st takes it.
   Value packRow(Value tile, Type et, StringRef name) {
     int64_t n = cast<VectorType>(tile.getType()).getDimSize(1);
-    Value lanes = b.create<monoid::ToLanesOp>(monoid::named(loc, name), VectorType::get({n / 2, 2}, b.getF32Type()),
+    Value lanes = monoid::ToLanesOp::create(b, monoid::named(loc, name), VectorType::get({n / 2, 2}, b.getF32Type()),
                                               tile);
-    Value pairs = b.create<arith::TruncFOp>(monoid::named(loc, name), VectorType::get({n / 2, 2}, et), lanes);
-    Value words = b.create<vector::BitCastOp>(loc, VectorType::get({n / 2, 1}, b.getI32Type()), pairs);
-    return b.create<vector::ShapeCastOp>(loc, VectorType::get({n / 2}, b.getI32Type()), words);
+    Value pairs = arith::TruncFOp::create(b, monoid::named(loc, name), VectorType::get({n / 2, 2}, et), lanes);
+    Value words = vector::BitCastOp::create(b, loc, VectorType::get({n / 2, 1}, b.getI32Type()), pairs);
+    return vector::ShapeCastOp::create(b, loc, VectorType::get({n / 2}, b.getI32Type()), words);
   }
   /// Words [from, to) of `words` at columns addr + from, by tcgen05.st of
   /// power-of-two lengths (the op's rule).
@@ -318,11 +318,11 @@ private:
       int64_t len = std::min<int64_t>(128, static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(to - from))));
       Value part = words, at = addr;
       if (len != all) {
-        part = b.create<vector::ExtractStridedSliceOp>(loc, words, ArrayRef<int64_t>{from}, ArrayRef<int64_t>{len},
+        part = vector::ExtractStridedSliceOp::create(b, loc, words, ArrayRef<int64_t>{from}, ArrayRef<int64_t>{len},
                                                        ArrayRef<int64_t>{1});
-        at = b.create<arith::AddIOp>(loc, addr, i32(from));
+        at = arith::AddIOp::create(b, loc, addr, i32(from));
       }
-      b.create<NVVM::Tcgen05StOp>(loc, /*unpack=*/UnitAttr(), shape, tmemPtr(at), part, Value{});
+      NVVM::Tcgen05StOp::create(b, loc, /*unpack=*/UnitAttr(), shape, tmemPtr(at), part, Value{});
       from += len;
     }
   }
@@ -356,14 +356,14 @@ private:
       return c.emitOpError("attncc-lower-tcgen05: no instruction descriptor: ") << why;
 
     b.setInsertionPoint(c);
-    Value d = b.create<arith::AddIOp>(monoid::named(loc, name + "_d"), tmem, i32(colAttr.getInt()));
-    Value mine = b.create<arith::AddIOp>(monoid::named(loc, name + "_mine"), d, quarter);
+    Value d = arith::AddIOp::create(b, monoid::named(loc, name + "_d"), tmem, i32(colAttr.getInt()));
+    Value mine = arith::AddIOp::create(b, monoid::named(loc, name + "_mine"), d, quarter);
     bool accumulate = !isZeroSplat(c.getAcc());
     bool stored = false;
     std::optional<Resident> keep = kn ? residentO(c) : std::nullopt;
     if (keep) {
       // O stays in its columns: rescaled there, 8 columns at a time.
-      Value scale = b.create<monoid::ToLanesOp>(monoid::named(loc, name + "_scale"), VectorType::get({n}, b.getF32Type()),
+      Value scale = monoid::ToLanesOp::create(b, monoid::named(loc, name + "_scale"), VectorType::get({n}, b.getF32Type()),
                                                 keep->scale);
       OpBuilder::InsertionGuard guard(b);
       scf::IfOp block;
@@ -371,14 +371,14 @@ private:
         // RESCALE=lazy<t>: a warp whose 32 rows all kept their maximum has
         // factors of exactly 1; it skips the rescale. tcgen05.ld/st are
         // warp-wide, so the test is the warp's vote, not the thread's.
-        Value factor = b.create<vector::ExtractOp>(loc, scale, ArrayRef<int64_t>{0});
-        Value one = b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(1.0f));
-        Value moved = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, factor, one);
-        Value any = b.create<NVVM::VoteSyncOp>(monoid::named(loc, name + "_rescale_any"), b.getI1Type(), i32(-1),
+        Value factor = vector::ExtractOp::create(b, loc, scale, ArrayRef<int64_t>{0});
+        Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
+        Value moved = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, factor, one);
+        Value any = NVVM::VoteSyncOp::create(b, monoid::named(loc, name + "_rescale_any"), b.getI1Type(), i32(-1),
                                                moved, NVVM::VoteSyncKind::any);
-        block = b.create<scf::IfOp>(loc, any, /*withElseRegion=*/false);
+        block = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
       } else if (corrRole) {
-        block = b.create<scf::IfOp>(loc, b.create<arith::ConstantIntOp>(loc, 1, 1), /*withElseRegion=*/false);
+        block = scf::IfOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 1, 1), /*withElseRegion=*/false);
       }
       if (block) {
         // WSPEC=.../corr4: the block attncc-corr-role moves to the
@@ -390,11 +390,11 @@ private:
         b.setInsertionPointToStart(block.thenBlock());
       }
       for (int64_t j = 0; j < n; j += 8) {
-        Value at = b.create<arith::AddIOp>(loc, mine, i32(j));
+        Value at = arith::AddIOp::create(b, loc, mine, i32(j));
         Value part = loadRow(at, 8);
-        Value f = b.create<vector::ExtractStridedSliceOp>(loc, scale, ArrayRef<int64_t>{j}, ArrayRef<int64_t>{8},
+        Value f = vector::ExtractStridedSliceOp::create(b, loc, scale, ArrayRef<int64_t>{j}, ArrayRef<int64_t>{8},
                                                           ArrayRef<int64_t>{1});
-        storeRow(b.create<arith::MulFOp>(monoid::named(loc, name + "_rescaled"), part, f), at);
+        storeRow(arith::MulFOp::create(b, monoid::named(loc, name + "_rescaled"), part, f), at);
       }
       stored = true;
     } else if (accumulate) {
@@ -409,7 +409,7 @@ private:
       else if (!getElementTypeOrSelf(src.getType()).isF32())
         return c.emitOpError("attncc-lower-tcgen05: a register left operand is f32 (rounded here), or its arith.truncf");
       aTmem = tmem;
-      pAddr = b.create<arith::AddIOp>(loc, aTmem, quarter);
+      pAddr = arith::AddIOp::create(b, loc, aTmem, quarter);
       pWords = packRow(src, et, name + "_a");
       stored = true;
     }
@@ -423,18 +423,18 @@ private:
     // their own (attncc-mma-role), so that the row warps' two arrivals in a
     // row cannot run a phase ahead of the mma warp's waits.
     auto sync = [&](bool second) {
-      b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+      NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
       computeBarrier(b, monoid::named(loc, "the operands are in tensor memory and the last results were read"), f,
                      consts);
       std::prev(b.getInsertionPoint())->setAttr("attncc.issue_sync", b.getUnitAttr());
       if (second)
         std::prev(b.getInsertionPoint())->setAttr("attncc.early_part", b.getUnitAttr());
-      b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+      NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     };
     if (ts)
       storeWords(pWords, 8 * split, 8 * kc, pAddr);
     if (stored)
-      b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::STORE);
+      NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
     sync(/*second=*/false);
 
     auto bm = mlir::attncc::blockMemref(b, c.getRhs(), c, "attncc-lower-tcgen05");
@@ -453,7 +453,7 @@ private:
     // overwrites D unless it accumulates, the last commits.
     auto issueSteps = [&](int64_t k0, int64_t k1, bool first, bool last) {
       for (int64_t g = 0; g < qTiles; ++g) {
-        auto issue = b.create<scf::IfOp>(loc, tid0, /*withElseRegion=*/false);
+        auto issue = scf::IfOp::create(b, loc, tid0, /*withElseRegion=*/false);
         issue->setAttr("attncc.issue", b.getUnitAttr());
         if (keep && corrRole && first)
           issue->setAttr("attncc.o_resident", b.getUnitAttr());
@@ -463,17 +463,17 @@ private:
           issue->setAttr("attncc.early_part", b.getUnitAttr());
         OpBuilder::InsertionGuard g0(b);
         b.setInsertionPoint(issue.thenBlock()->getTerminator());
-        Value dg = g ? b.create<arith::AddIOp>(loc, d, i32(g * qtileCols)).getResult() : d;
+        Value dg = g ? arith::AddIOp::create(b, loc, d, i32(g * qtileCols)).getResult() : d;
         Value dPtr = tmemPtr(dg);
-        Value descI = b.create<arith::ConstantIntOp>(monoid::named(loc, "idesc"), static_cast<int64_t>(*idesc), 32);
-        auto loop = b.create<scf::ForOp>(loc, index(k0), index(k1), index(1));
+        Value descI = arith::ConstantIntOp::create(b, monoid::named(loc, "idesc"), static_cast<int64_t>(*idesc), 32);
+        auto loop = scf::ForOp::create(b, loc, index(k0), index(k1), index(1));
         loop->setAttr("attncc.unroll", b.getUnitAttr());
         loop.getInductionVar().setLoc(monoid::named(loc, "kc"));
         {
           OpBuilder::InsertionGuard g2(b);
           b.setInsertionPoint(loop.getBody()->getTerminator());
           Value k = loop.getInductionVar();
-          Value k16 = b.create<arith::MulIOp>(loc, k, index(16));
+          Value k16 = arith::MulIOp::create(b, loc, k, index(16));
           std::pair<Value, Value> at;
           if (!kn || aMem)
             at = kStep(kn ? aMem : bMem, k16);
@@ -486,19 +486,19 @@ private:
           if (aMem) { // Q tile g: rows [Mg, Mg + M) of the staged block
             a = descriptor(aMem, {at.first, index(atomM * g), at.second}, /*lbo=*/0);
           } else { // 16 elements of P a step: 8 columns of pairs
-            Value k32 = b.create<arith::IndexCastOp>(loc, b.getI32Type(), k);
-            Value pg = g ? b.create<arith::AddIOp>(loc, aTmem, i32(g * qtileCols)).getResult() : aTmem;
-            a = tmemPtr(b.create<arith::AddIOp>(loc, pg, Value(b.create<arith::MulIOp>(loc, k32, i32(8)))));
+            Value k32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), k);
+            Value pg = g ? arith::AddIOp::create(b, loc, aTmem, i32(g * qtileCols)).getResult() : aTmem;
+            a = tmemPtr(arith::AddIOp::create(b, loc, pg, Value(arith::MulIOp::create(b, loc, k32, i32(8)))));
           }
           Value on = accumulate || !first
-                         ? b.create<arith::ConstantIntOp>(loc, 1, 1).getResult()
-                         : b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, k, index(k0)).getResult();
-          b.create<NVVM::Tcgen05MMAOp>(loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
+                         ? arith::ConstantIntOp::create(b, loc, 1, 1).getResult()
+                         : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, k, index(k0)).getResult();
+          NVVM::Tcgen05MMAOp::create(b, loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
                                        NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false, dPtr, a, db, descI,
                                        on, /*scaleInputD=*/Value{}, /*disableOutputLane=*/Value{});
         }
         if (last)
-          b.create<NVVM::Tcgen05CommitOp>(monoid::named(loc, "the product arrives on mma_done when it is done"),
+          NVVM::Tcgen05CommitOp::create(b, monoid::named(loc, "the product arrives on mma_done when it is done"),
                                           qTiles > 1 ? mlir::attncc::qtileMbarrier(
                                                            b, loc, bar, g, consts,
                                                            monoid::named(loc, "mma_done_q" + std::to_string(g)))
@@ -509,17 +509,17 @@ private:
     issueSteps(split, kc, /*first=*/true, /*last=*/split == 0);
     if (split) {
       storeWords(pWords, 0, 8 * split, pAddr);
-      b.create<NVVM::Tcgen05WaitOp>(loc, NVVM::Tcgen05WaitKind::STORE);
+      NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
       sync(/*second=*/true);
       issueSteps(0, split, /*first=*/false, /*last=*/true);
     }
     // Every thread waits for the phase this product completes.
-    Value count = b.create<memref::LoadOp>(loc, phase, ValueRange{});
-    b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, i32(1))), phase, ValueRange{});
-    Value parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, i32(1));
-    b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, name + " is done"), qTiles > 1 ? mlir::attncc::myQtileMbarrier(b, loc, bar, consts, monoid::named(loc, "mma_done_mine")) : barPtr,
+    Value count = memref::LoadOp::create(b, loc, phase, ValueRange{});
+    memref::StoreOp::create(b, loc, Value(arith::AddIOp::create(b, loc, count, i32(1))), phase, ValueRange{});
+    Value parity = arith::AndIOp::create(b, monoid::named(loc, "parity"), count, i32(1));
+    NVVM::MBarrierTryWaitParityOp::create(b, monoid::named(loc, name + " is done"), qTiles > 1 ? mlir::attncc::myQtileMbarrier(b, loc, bar, consts, monoid::named(loc, "mma_done_mine")) : barPtr,
                                             parity, i32(10000000));
-    b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value lhs = c.getLhs();
     if (keep) {
       // The loop carries O's register copy unchanged; finishResident loads
@@ -531,7 +531,7 @@ private:
       kept.push_back({keep->loop, keep->pos, colAttr.getInt(), accT});
     } else {
       Value lanes = loadRow(mine, n);
-      auto from = b.create<monoid::FromLanesOp>(monoid::named(loc, name), accT, lanes);
+      auto from = monoid::FromLanesOp::create(b, monoid::named(loc, name), accT, lanes);
       from->setAttr("attncc.layout", monoid::FragmentAttr::get(b.getContext(), rowKind));
       c.getResult().replaceAllUsesWith(from.getResult());
       c.erase();

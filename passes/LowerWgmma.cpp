@@ -143,9 +143,9 @@ private:
   Value warpgroup() {
     if (!groupValue) {
       OpBuilder top = OpBuilder::atBlockBegin(&f.getBody().front());
-      Value w = top.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
-      Value w32 = top.create<arith::IndexCastOp>(monoid::named(loc, "warp"), top.getI32Type(), w);
-      groupValue = top.create<arith::ShRUIOp>(monoid::named(loc, "warpgroup"), w32, i32(2));
+      Value w = gpu::SubgroupIdOp::create(top, monoid::named(loc, "warp"), /*upperBound=*/nullptr);
+      Value w32 = arith::IndexCastOp::create(top, monoid::named(loc, "warp"), top.getI32Type(), w);
+      groupValue = arith::ShRUIOp::create(top, monoid::named(loc, "warpgroup"), w32, i32(2));
     }
     return groupValue;
   }
@@ -153,11 +153,11 @@ private:
   /// Named barrier 1 + g is warpgroup g's turn: its 128 threads wait there
   /// (bar.sync), the previous warpgroup's 128 arrive (bar.arrive).
   void waitTurn(Value id, StringRef why) {
-    b.create<NVVM::BarrierOp>(monoid::named(loc, why), TypeRange{}, id, i32(256), NVVM::BarrierReductionAttr{},
+    NVVM::BarrierOp::create(b, monoid::named(loc, why), TypeRange{}, id, i32(256), NVVM::BarrierReductionAttr{},
                               Value{});
   }
   void passTurn(Value id, StringRef why) {
-    b.create<NVVM::BarrierArriveOp>(monoid::named(loc, why), id, i32(256));
+    NVVM::BarrierArriveOp::create(b, monoid::named(loc, why), id, i32(256));
   }
 
   /// Around a fold whose products take turns: the last warpgroup passes
@@ -166,16 +166,16 @@ private:
   void passTurnsAround(scf::ForOp l) {
     int64_t groups = warps / 4;
     b.setInsertionPoint(l);
-    Value last = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, warpgroup(), i32(groups - 1));
-    auto pre = b.create<scf::IfOp>(loc, last, /*withElseRegion=*/false);
+    Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpgroup(), i32(groups - 1));
+    auto pre = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPoint(pre.thenBlock()->getTerminator());
       passTurn(i32(1), "warpgroup 0 takes the first turn");
     }
     b.setInsertionPointAfter(l);
-    Value first = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, warpgroup(), i32(0));
-    auto post = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpgroup(), i32(0));
+    auto post = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
     b.setInsertionPoint(post.thenBlock()->getTerminator());
     waitTurn(i32(1), "the turn the last warpgroup passed on");
   }
@@ -184,7 +184,7 @@ private:
     return mlir::attncc::privateArray(f, loc, name, shape, et);
   }
 
-  Value mulIdx(Value x, int64_t k) { return b.create<arith::MulIOp>(loc, x, index(k)); }
+  Value mulIdx(Value x, int64_t k) { return arith::MulIOp::create(b, loc, x, index(k)); }
 
   std::pair<Value, Value> kStep(Value mem, Value k16) {
     return mlir::attncc::kStepInSlot(b, loc, k16, index(cast<MemRefType>(mem.getType()).getDimSize(2)));
@@ -237,22 +237,22 @@ private:
         round = true;
       }
       auto lt = VectorType::get({1, kc, 4, 2}, getElementTypeOrSelf(src.getType()));
-      aRegs = b.create<monoid::ToLanesOp>(monoid::named(loc, name + "_a"), lt, src);
+      aRegs = monoid::ToLanesOp::create(b, monoid::named(loc, name + "_a"), lt, src);
       if (round)
-        aRegs = b.create<arith::TruncFOp>(monoid::named(loc, name + "_a"), VectorType::get({1, kc, 4, 2}, et), aRegs);
+        aRegs = arith::TruncFOp::create(b, monoid::named(loc, name + "_a"), VectorType::get({1, kc, 4, 2}, et), aRegs);
     }
-    b.create<NVVM::InlinePtxOp>(monoid::named(loc, "the accumulator is written by the wgmmas"), TypeRange{},
+    NVVM::InlinePtxOp::create(b, monoid::named(loc, "the accumulator is written by the wgmmas"), TypeRange{},
                                 ValueRange{}, ValueRange{acc}, b.getStringAttr(""), Value{});
     if (turnStarts)
-      waitTurn(b.create<arith::AddIOp>(loc, i32(1), warpgroup()), "this warpgroup's turn to issue");
-    b.create<NVVM::WgmmaFenceAlignedOp>(loc);
+      waitTurn(arith::AddIOp::create(b, loc, i32(1), warpgroup()), "this warpgroup's turn to issue");
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
     Value aRow; // SS: this warpgroup's 64 rows of A
     if (aMem)
-      aRow = b.create<arith::IndexCastOp>(monoid::named(loc, "row"), b.getIndexType(),
-                                          b.create<arith::MulIOp>(loc, warpgroup(), i32(64)));
+      aRow = arith::IndexCastOp::create(b, monoid::named(loc, "row"), b.getIndexType(),
+                                          arith::MulIOp::create(b, loc, warpgroup(), i32(64)));
     {
       OpBuilder::InsertionGuard g(b);
-      auto loop = b.create<scf::ForOp>(loc, index(0), index(kc), index(1));
+      auto loop = scf::ForOp::create(b, loc, index(0), index(kc), index(1));
       loop->setAttr("attncc.unroll", b.getUnitAttr());
       loop.getInductionVar().setLoc(monoid::named(loc, "kc"));
       b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -270,15 +270,15 @@ private:
       if (aMem) {
         a = descriptor(aMem, {at.first, aRow, at.second}, /*lbo=*/0);
       } else {
-        a = b.create<vector::ExtractOp>(monoid::named(loc, name + "_a"), aRegs, ArrayRef<OpFoldResult>{index(0), k});
+        a = vector::ExtractOp::create(b, monoid::named(loc, name + "_a"), aRegs, ArrayRef<OpFoldResult>{index(0), k});
       }
-      b.create<monoid::WgmmaOp>(loc, a, db, acc, TypeAttr::get(et), kn ? b.getUnitAttr() : UnitAttr());
+      monoid::WgmmaOp::create(b, loc, a, db, acc, TypeAttr::get(et), kn ? b.getUnitAttr() : UnitAttr());
     }
-    b.create<NVVM::WgmmaGroupSyncAlignedOp>(
+    NVVM::WgmmaGroupSyncAlignedOp::create(b,
         monoid::named(loc, "one group, waited for at the product's first use (attncc-place-waits)"));
     if (turnEnds) {
-      Value next = b.create<arith::RemUIOp>(loc, b.create<arith::AddIOp>(loc, warpgroup(), i32(1)), i32(warps / 4));
-      passTurn(b.create<arith::AddIOp>(loc, i32(1), next), "the next warpgroup's turn");
+      Value next = arith::RemUIOp::create(b, loc, arith::AddIOp::create(b, loc, warpgroup(), i32(1)), i32(warps / 4));
+      passTurn(arith::AddIOp::create(b, loc, i32(1), next), "the next warpgroup's turn");
     }
 
     // The result: the accumulator's registers once its group is done.

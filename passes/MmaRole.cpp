@@ -144,20 +144,20 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
 
     // The mma warp, after the producer's region.
     b.setInsertionPoint(roles.getThenRegion().front().getTerminator());
-    Value warp = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upperBound=*/nullptr);
-    Value isMma = b.create<arith::CmpIOp>(monoid::named(loc, "mma_warp"), arith::CmpIPredicate::eq, warp,
+    Value warp = gpu::SubgroupIdOp::create(b, monoid::named(loc, "warp"), /*upperBound=*/nullptr);
+    Value isMma = arith::CmpIOp::create(b, monoid::named(loc, "mma_warp"), arith::CmpIPredicate::eq, warp,
                                           consts.index(warps + producers));
-    auto mma = b.create<scf::IfOp>(loc, isMma, /*withElseRegion=*/false);
+    auto mma = scf::IfOp::create(b, loc, isMma, /*withElseRegion=*/false);
     mma->setAttr("attncc.mma_role", b.getUnitAttr());
     b.setInsertionPoint(mma.thenBlock()->getTerminator());
-    Value lane = b.create<gpu::LaneIdOp>(monoid::named(loc, "lane"), /*upperBound=*/nullptr);
-    Value issuer = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, lane,
+    Value lane = gpu::LaneIdOp::create(b, monoid::named(loc, "lane"), /*upperBound=*/nullptr);
+    Value issuer = arith::CmpIOp::create(b, monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, lane,
                                            consts.index(0));
     Value waits = mlir::attncc::privateArray(f, loc, "ready_waits", {}, b.getI32Type());
-    b.create<memref::StoreOp>(loc, consts.i32(0), waits, ValueRange{});
+    memref::StoreOp::create(b, loc, consts.i32(0), waits, ValueRange{});
     if (pReadyView) {
       pWaits = mlir::attncc::privateArray(f, loc, "p_ready_waits", {}, b.getI32Type());
-      b.create<memref::StoreOp>(loc, consts.i32(0), pWaits, ValueRange{});
+      memref::StoreOp::create(b, loc, consts.i32(0), pWaits, ValueRange{});
     }
     IRMapping map;
     mlir::attncc::cloneRole(b, rows, slice, map, [&](Operation &op, IRMapping &m) {
@@ -185,7 +185,7 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
       if (second && !pReadyView)
         return s->emitOpError("attncc-mma-role: a second part of a product (OVERLAP=early) needs attncc-allocate-tmem's "
                               "p_ready mbarrier");
-      b.create<NVVM::MBarrierArriveOp>(monoid::named(loc, "the operands are in tensor memory and the last results "
+      NVVM::MBarrierArriveOp::create(b, monoid::named(loc, "the operands are in tensor memory and the last results "
                                                            "were read"),
                                        Type{}, rowReady(second), Value{});
       fence->erase();
@@ -230,9 +230,9 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
     bool second = op.hasAttr("attncc.early_part"); // OVERLAP=early: on p_ready, counted apart
     if (g == 0) {
       Value counter = second ? pWaits : waits;
-      Value count = b.create<memref::LoadOp>(loc, counter, ValueRange{});
-      b.create<memref::StoreOp>(loc, Value(b.create<arith::AddIOp>(loc, count, consts.i32(1))), counter, ValueRange{});
-      parity = b.create<arith::AndIOp>(monoid::named(loc, "parity"), count, consts.i32(1));
+      Value count = memref::LoadOp::create(b, loc, counter, ValueRange{});
+      memref::StoreOp::create(b, loc, Value(arith::AddIOp::create(b, loc, count, consts.i32(1))), counter, ValueRange{});
+      parity = arith::AndIOp::create(b, monoid::named(loc, "parity"), count, consts.i32(1));
     }
     Value tileReady =
         second ? mlir::attncc::qtileMbarrier(b, loc, pReadyBars, g, consts,
@@ -240,10 +240,10 @@ struct MmaRole : mlir::attncc::impl::MmaRoleBase<MmaRole> {
         : g    ? mlir::attncc::qtileMbarrier(b, loc, readyBars, g, consts,
                                              monoid::named(loc, "mma_ready_q" + std::to_string(g)))
                : readyPtr;
-    b.create<NVVM::MBarrierTryWaitParityOp>(monoid::named(loc, "the operands are ready"), tileReady, parity,
+    NVVM::MBarrierTryWaitParityOp::create(b, monoid::named(loc, "the operands are ready"), tileReady, parity,
                                             consts.i32(10000000));
-    b.create<NVVM::Tcgen05FenceOp>(loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    auto issue = b.create<scf::IfOp>(op.getLoc(), issuer, /*withElseRegion=*/false);
+    NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    auto issue = scf::IfOp::create(b, op.getLoc(), issuer, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(issue.thenBlock()->getTerminator());
     for (Operation &in : cast<scf::IfOp>(op).thenBlock()->without_terminator())

@@ -142,18 +142,18 @@ private:
   /// A CTA barrier among the threads that compute (not a producer warp).
   void barrier(const std::string &why) {
     if (!producers) {
-      b.create<gpu::BarrierOp>(note(why));
+      gpu::BarrierOp::create(b, note(why));
       return;
     }
     auto i32 = [&](int64_t v, const char *name) {
-      return b.create<arith::ConstantOp>(note(name), b.getI32IntegerAttr(v)).getResult();
+      return arith::ConstantOp::create(b, note(name), b.getI32IntegerAttr(v)).getResult();
     };
     Value id = i32(15, "consumers_barrier"), n = i32(warps * 32, "consumer_threads");
-    b.create<NVVM::BarrierOp>(note(why), TypeRange{}, id, n, NVVM::BarrierReductionAttr{}, Value{});
+    NVVM::BarrierOp::create(b, note(why), TypeRange{}, id, n, NVVM::BarrierReductionAttr{}, Value{});
   }
 
   void fenceProxy() {
-    b.create<NVVM::FenceProxyOp>(note("visible to wgmma"), NVVM::ProxyKind::async_shared,
+    NVVM::FenceProxyOp::create(b, note("visible to wgmma"), NVVM::ProxyKind::async_shared,
                                  NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
   }
 
@@ -163,9 +163,9 @@ private:
     auto it = llvm::find(pendingMma, v);
     if (it == pendingMma.end())
       return;
-    b.create<NVVM::WgmmaWaitGroupSyncOp>(note(nameOf(v) + " is done"), pendingMma.end() - it - 1);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, note(nameOf(v) + " is done"), pendingMma.end() - it - 1);
     SmallVector<Value> done(pendingMma.begin(), it + 1);
-    b.create<NVVM::InlinePtxOp>(note("the accumulators of the completed groups"), TypeRange{}, ValueRange{},
+    NVVM::InlinePtxOp::create(b, note("the accumulators of the completed groups"), TypeRange{}, ValueRange{},
                                 ValueRange(done), b.getStringAttr(""), Value{});
     pendingMma.erase(pendingMma.begin(), it + 1);
     // A TMA block whose last reader in this iteration just completed goes
@@ -223,7 +223,7 @@ private:
       return;
     }
     tmaReleased.insert(blk);
-    b.create<monoid::TmaReleaseOp>(note("this warp is done with " + nameOf(blk)), blk, carried);
+    monoid::TmaReleaseOp::create(b, note("this warp is done with " + nameOf(blk)), blk, carried);
   }
 
   void flushMma() {
@@ -236,7 +236,7 @@ private:
   void waitStage(Value v) {
     if (monoid::isTma(monoid::stagedRead(v))) {
       if (monoid::tmaBlock(v) && tmaWaited.insert(v).second) {
-        b.create<monoid::TmaWaitOp>(note(nameOf(v) + " landed"), v);
+        monoid::TmaWaitOp::create(b, note(nameOf(v) + " landed"), v);
         if (persistent && v.getDefiningOp<scf::ForOp>())
           waitedAfterFold(v);
       }
@@ -246,7 +246,7 @@ private:
     if (it == pendingStages.end())
       return;
     if (isCp(v))
-      b.create<NVVM::CpAsyncWaitGroupOp>(note(nameOf(v) + " landed"), pendingStages.end() - it - 1);
+      NVVM::CpAsyncWaitGroupOp::create(b, note(nameOf(v) + " landed"), pendingStages.end() - it - 1);
     if (wgmma)
       fenceProxy();
     barrier(nameOf(v) + " is in shared memory");
@@ -284,7 +284,7 @@ private:
       for (Value r : loop.getResults())
         if (r != v && monoid::tmaBlock(r) && monoid::smemOffset(monoid::tmaBlock(r)) == at &&
             tmaReleased.insert(r).second)
-          b.create<monoid::TmaReleaseOp>(note("this warp is done with " + nameOf(r)), r, ValueRange{v});
+          monoid::TmaReleaseOp::create(b, note("this warp is done with " + nameOf(r)), r, ValueRange{v});
     }
     tailBlocks.clear();
   }
@@ -346,7 +346,7 @@ private:
       for (Value v : pendingStages)
         names += (names.empty() ? "" : ", ") + nameOf(v);
       if (llvm::any_of(pendingStages, isCp))
-        b.create<NVVM::CpAsyncWaitGroupOp>(note(names + " landed"), 0);
+        NVVM::CpAsyncWaitGroupOp::create(b, note(names + " landed"), 0);
       if (wgmma)
         fenceProxy();
       barrier(names + " in shared memory; every warp is done with the previous blocks");
@@ -356,7 +356,7 @@ private:
     }
     if (isCp(op.getResult())) {
       b.setInsertionPointAfter(op);
-      b.create<NVVM::CpAsyncCommitGroupOp>(note(nameOf(op.getResult()) + " is one group"));
+      NVVM::CpAsyncCommitGroupOp::create(b, note(nameOf(op.getResult()) + " is one group"));
     }
     pendingStages.push_back(op.getResult());
     inIssueRun = true;
@@ -399,7 +399,7 @@ private:
     if (!pendingStages.empty()) {
       // The last prefetch is never read; it must land before the CTA exits.
       b.setInsertionPointAfter(f);
-      b.create<NVVM::CpAsyncWaitGroupOp>(note("the last prefetch landed"), 0);
+      NVVM::CpAsyncWaitGroupOp::create(b, note("the last prefetch landed"), 0);
       pendingStages.clear();
     }
   }

@@ -143,7 +143,7 @@ void cloneRole(OpBuilder &b, Block &from, RoleSlice &slice, IRMapping &map,
     for (auto [i, init] : llvm::enumerate(l.getInitArgs()))
       if (keep[i])
         inits.push_back(map.lookupOrDefault(init));
-    auto bare = b.create<scf::ForOp>(l.getLoc(), map.lookupOrDefault(l.getLowerBound()),
+    auto bare = scf::ForOp::create(b, l.getLoc(), map.lookupOrDefault(l.getLowerBound()),
                                      map.lookupOrDefault(l.getUpperBound()), map.lookupOrDefault(l.getStep()), inits);
     bare->setDiscardableAttrs(l->getDiscardableAttrDictionary());
     bare.getInductionVar().setLoc(l.getInductionVar().getLoc());
@@ -169,7 +169,7 @@ void cloneRole(OpBuilder &b, Block &from, RoleSlice &slice, IRMapping &map,
       if (keep[i])
         ys.push_back(map.lookupOrDefault(y));
     if (!inits.empty())
-      b.create<scf::YieldOp>(yield.getLoc(), ys);
+      scf::YieldOp::create(b, yield.getLoc(), ys);
   }
 }
 

@@ -84,12 +84,12 @@ LogicalResult vote(OpBuilder &b, Location loc, Value fac, DictionaryAttr tile, V
     return emitError(loc, "attncc-skip-rescale: a factor of ")
            << rows.getNumElements() << " rows over " << warps << " warps (16-row tiles per warp expected)";
   auto lanesType = VectorType::get({perWarp / 8}, rows.getElementType());
-  Value lanes = b.create<monoid::ToLanesOp>(monoid::named(loc, "factor"), lanesType, fac);
+  Value lanes = monoid::ToLanesOp::create(b, monoid::named(loc, "factor"), lanesType, fac);
   Value one = mlir::attncc::floatSplat(b, loc, lanesType, 1.0);
-  Value ne = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, lanes, one);
-  Value mine = b.create<vector::ReductionOp>(monoid::named(loc, "moved"), vector::CombiningKind::OR, ne);
-  Value all = b.create<arith::ConstantOp>(loc, b.getI32IntegerAttr(-1));
-  any = b.create<NVVM::VoteSyncOp>(monoid::named(loc, "rescale_any"), b.getI1Type(), all, mine,
+  Value ne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, lanes, one);
+  Value mine = vector::ReductionOp::create(b, monoid::named(loc, "moved"), vector::CombiningKind::OR, ne);
+  Value all = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(-1));
+  any = NVVM::VoteSyncOp::create(b, monoid::named(loc, "rescale_any"), b.getI1Type(), all, mine,
                                    NVVM::VoteSyncKind::any);
   return success();
 }
@@ -124,14 +124,14 @@ LogicalResult skipIn(gpu::GPUFuncOp f) {
     }
     int keep = rowFactor(m.getLhs()) ? 1 : 0; // the tile, not the factor
     Value o = m->getOperand(keep);
-    auto i = b.create<scf::IfOp>(loc, TypeRange{m.getType()}, any, /*withElseRegion=*/true);
+    auto i = scf::IfOp::create(b, loc, TypeRange{m.getType()}, any, /*withElseRegion=*/true);
     i->setAttr("attncc.layout", m->getAttr("attncc.layout"));
     m.getResult().replaceAllUsesWith(i.getResult(0));
     OpBuilder tb = i.getThenBodyBuilder();
-    auto y = tb.create<scf::YieldOp>(loc, m.getResult());
+    auto y = scf::YieldOp::create(tb, loc, m.getResult());
     m->moveBefore(y);
     OpBuilder eb = i.getElseBodyBuilder();
-    eb.create<scf::YieldOp>(loc, o);
+    scf::YieldOp::create(eb, loc, o);
   }
   return success();
 }

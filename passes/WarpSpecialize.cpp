@@ -121,7 +121,7 @@ void cloneSlice(OpBuilder &b, Block &from, const DenseSet<Operation *> &slice, I
       b.clone(op, map);
       continue;
     }
-    auto bare = b.create<scf::ForOp>(l.getLoc(), map.lookupOrDefault(l.getLowerBound()),
+    auto bare = scf::ForOp::create(b, l.getLoc(), map.lookupOrDefault(l.getLowerBound()),
                                      map.lookupOrDefault(l.getUpperBound()), map.lookupOrDefault(l.getStep()));
     bare.getInductionVar().setLoc(l.getInductionVar().getLoc());
     if (monoid::isTileLoop(l)) // GRID=persistent: the producer runs every tile of its CTA too
@@ -163,13 +163,13 @@ struct WarpSpecialize : mlir::attncc::impl::WarpSpecializeBase<WarpSpecialize> {
 
     Location loc = f.getLoc();
     OpBuilder b(ret);
-    auto index = [&](int64_t v) { return b.create<arith::ConstantIndexOp>(loc, v).getResult(); };
+    auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
     // The warp (subgroup) and lane of this thread.
-    Value warp = b.create<gpu::SubgroupIdOp>(monoid::named(loc, "warp"), /*upper_bound=*/nullptr);
-    Value lane = b.create<gpu::LaneIdOp>(monoid::named(loc, "lane"), /*upper_bound=*/nullptr);
+    Value warp = gpu::SubgroupIdOp::create(b, monoid::named(loc, "warp"), /*upper_bound=*/nullptr);
+    Value lane = gpu::LaneIdOp::create(b, monoid::named(loc, "lane"), /*upper_bound=*/nullptr);
     Value isProducer =
-        b.create<arith::CmpIOp>(monoid::named(loc, "producer"), arith::CmpIPredicate::sge, warp, index(warps));
-    auto roles = b.create<scf::IfOp>(loc, isProducer, /*withElseRegion=*/true);
+        arith::CmpIOp::create(b, monoid::named(loc, "producer"), arith::CmpIPredicate::sge, warp, index(warps));
+    auto roles = scf::IfOp::create(b, loc, isProducer, /*withElseRegion=*/true);
     roles->setAttr("attncc.roles", b.getUnitAttr());
 
     // The consumers: the kernel as it was.
@@ -191,18 +191,18 @@ struct WarpSpecialize : mlir::attncc::impl::WarpSpecializeBase<WarpSpecialize> {
     if (handOver) {
       int64_t consRegs = std::min<int64_t>(256, (65536 - 32 * others * prodRegs) / (warps * 32) / 8 * 8);
       b.setInsertionPointToStart(consumer);
-      b.create<NVVM::SetMaxRegisterOp>(loc, consRegs, NVVM::SetMaxRegisterAction::increase);
+      NVVM::SetMaxRegisterOp::create(b, loc, consRegs, NVVM::SetMaxRegisterAction::increase);
     }
 
     // The producers: one thread issues every copy.
     b.setInsertionPoint(roles.getThenRegion().front().getTerminator());
     if (handOver)
-      b.create<NVVM::SetMaxRegisterOp>(loc, prodRegs, NVVM::SetMaxRegisterAction::decrease);
-    Value first = b.create<arith::CmpIOp>(monoid::named(loc, "loader"), arith::CmpIPredicate::eq, warp, index(warps));
-    auto firstWarp = b.create<scf::IfOp>(loc, first, /*withElseRegion=*/false);
+      NVVM::SetMaxRegisterOp::create(b, loc, prodRegs, NVVM::SetMaxRegisterAction::decrease);
+    Value first = arith::CmpIOp::create(b, monoid::named(loc, "loader"), arith::CmpIPredicate::eq, warp, index(warps));
+    auto firstWarp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
     b.setInsertionPoint(firstWarp.getThenRegion().front().getTerminator());
-    Value lane0 = b.create<arith::CmpIOp>(monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, lane, index(0));
-    auto issuer = b.create<scf::IfOp>(loc, lane0, /*withElseRegion=*/false);
+    Value lane0 = arith::CmpIOp::create(b, monoid::named(loc, "issuer"), arith::CmpIPredicate::eq, lane, index(0));
+    auto issuer = scf::IfOp::create(b, loc, lane0, /*withElseRegion=*/false);
     b.setInsertionPoint(issuer.getThenRegion().front().getTerminator());
     IRMapping map;
     cloneSlice(b, *consumer, slice, map);
