@@ -100,6 +100,18 @@ std::optional<Bundle> load(const std::string &dir, std::string &err) {
             " is not allowed; expected \"zero\" on an i32 workspace (arrival counters)";
       return std::nullopt;
     }
+  // "resident_ctas": {"kernel": K} (gauto's waves) names a launched kernel.
+  if (b.contract.contains("resident_ctas")) {
+    const json &r = b.contract["resident_ctas"];
+    std::string k = r.is_object() && r.contains("kernel") && r["kernel"].is_string() ? r["kernel"].get<std::string>() : "";
+    bool launched = std::any_of(b.contract["launches"].begin(), b.contract["launches"].end(),
+                                [&](const json &l) { return l.value("kernel", "") == k; });
+    if (k.empty() || !launched) {
+      err = dir + "/contract.json: resident_ctas = " + r.dump() +
+            " is not allowed; expected {\"kernel\": K} with K one of the launched kernels";
+      return std::nullopt;
+    }
+  }
   ProblemError perr;
   std::optional<Problem> p = problemFromJson(b.contract["problem"].dump(), perr);
   if (!p) {
@@ -461,15 +473,17 @@ std::optional<RunResult> run(const Bundle &b, const RunOptions &o, std::string &
   // its block and shared memory, times the SMs, before anything is sized.
   if (b.contract.contains("resident_ctas")) {
     std::string name = b.contract["resident_ctas"]["kernel"].get<std::string>();
-    const json *jl = nullptr;
+    const json *jl = nullptr; // load() and writeContract keep it a launched kernel
     for (const json &l : b.contract["launches"])
       if (l["kernel"] == name)
         jl = &l;
-    std::optional<driver::Function> fn = jl ? r.module.function(name, err) : std::nullopt;
-    if (!fn) {
-      err = "contract: resident_ctas names kernel '" + name + "'" + (jl ? ": " + err : ", which is not launched");
+    if (!jl) {
+      err = "contract: resident_ctas names kernel '" + name + "', which is not launched";
       return std::nullopt;
     }
+    std::optional<driver::Function> fn = r.module.function(name, err);
+    if (!fn)
+      return std::nullopt;
     int64_t threads = 1;
     for (const json &d : (*jl)["block"]) {
       std::optional<int64_t> v = eval(d, p, err, &in);

@@ -110,7 +110,22 @@ TEST_CASE("loading a bundle", "[bundle]") {
   CHECK_FALSE(bundle::load(d, err));
   CHECK(err == d + "/contract.json: problem: invalid head_dim = 7: one of 32, 64, 96, 128, 256");
 
+  // resident_ctas (gauto's waves) names a launched kernel.
   c["problem"] = {{"seq_q", "?=5"}};
+  c["launches"] = json::array({json{{"kernel", "attention_parts"}}});
+  for (json bad : {json{{"kernel", "attention_combine"}}, json("attention_parts"), json::object()}) {
+    c["resident_ctas"] = bad;
+    std::ofstream(d + "/contract.json") << c.dump();
+    CHECK_FALSE(bundle::load(d, err));
+    CHECK(err == d + "/contract.json: resident_ctas = " + bad.dump() +
+                     " is not allowed; expected {\"kernel\": K} with K one of the launched kernels");
+  }
+  c["resident_ctas"] = {{"kernel", "attention_parts"}};
+  std::ofstream(d + "/contract.json") << c.dump();
+  REQUIRE(bundle::load(d, err));
+  c.erase("resident_ctas");
+  c["launches"] = json::array();
+
   std::ofstream(d + "/contract.json") << c.dump();
   std::optional<bundle::Bundle> b = bundle::load(d, err);
   REQUIRE(b);
