@@ -182,6 +182,41 @@ std::optional<int64_t> eval(const json &e, const Problem &p, std::string &err, c
 }
 
 namespace {
+/// Binding strength of an infix operation (0: a call or a leaf).
+int precedence(const json &e) {
+  std::string op = e.value("op", "");
+  if (op == "add" || op == "sub") return 1;
+  if (op == "mul" || op == "div" || op == "rem") return 2;
+  return 0;
+}
+} // namespace
+
+std::string exprText(const json &e) {
+  if (e.contains("const"))
+    return std::to_string(e["const"].get<int64_t>());
+  if (e.contains("sym"))
+    return e["sym"].get<std::string>();
+  std::string op = e.value("op", "?");
+  const json &args = e["args"];
+  if (op == "ceildiv")
+    return "ceil(" + exprText(args[0]) + " / " + exprText(args[1]) + ")";
+  static const std::map<std::string, std::string> infix = {
+      {"add", " + "}, {"sub", " - "}, {"mul", " * "}, {"div", " / "}, {"rem", " % "}};
+  auto it = infix.find(op);
+  if (it == infix.end()) // min, max (and any other: as a call)
+    return op + "(" + exprText(args[0]) + ", " + exprText(args[1]) + ")";
+  // Left-associative: an operand binding less strongly needs parentheses, and
+  // so does a right operand of equal strength unless the operation is + or *.
+  int p = precedence(e);
+  auto side = [&](const json &a, bool right) {
+    int q = precedence(a);
+    bool paren = q != 0 && (q < p || (right && q == p && op != "add" && op != "mul"));
+    return paren ? "(" + exprText(a) + ")" : exprText(a);
+  };
+  return side(args[0], false) + it->second + side(args[1], true);
+}
+
+namespace {
 
 /// The input values of a buffer's role, or null for outputs, workspaces and
 /// the int32 inputs (Inputs::indexInput). K and V of a paged problem are its cache.

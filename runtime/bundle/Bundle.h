@@ -44,6 +44,10 @@ bool setSize(Bundle &b, const std::string &assignment, std::string &err);
 std::optional<int64_t> eval(const nlohmann::json &e, const Problem &p, std::string &err,
                             const Inputs *in = nullptr, std::optional<int64_t> residentCtas = std::nullopt);
 
+/// A contract size expression as a reader writes it:
+/// `max(min(ceil(seq_k / 512), min(resident_ctas * 2 / 64, 64)), 1) * 64`.
+std::string exprText(const nlohmann::json &e);
+
 struct RunOptions {
   uint64_t seed = 1;
   bool check = true;       // compare with the float64 reference (CPU)

@@ -53,6 +53,16 @@ TEST_CASE("contract size expressions", "[bundle]") {
   CHECK(bundle::eval(waves, p, err, nullptr, 528) == 16);
   CHECK(bundle::eval(waves, p, err, nullptr, 78 * 4) == 9);
 
+  // ... and as text (attncc compile prints a grid that is not a constant).
+  CHECK(bundle::exprText(waves) == "resident_ctas * 2 / 64");
+  CHECK(bundle::exprText(ctas) == "ceil(seq_q * 8 / 128)");
+  json sum = {{"op", "add"}, {"args", {json{{"sym", "batch"}}, json{{"const", 1}}}}};
+  json diff = {{"op", "sub"}, {"args", {json{{"sym", "seq_k"}}, sum}}};
+  CHECK(bundle::exprText(diff) == "seq_k - (batch + 1)");
+  CHECK(bundle::exprText(json{{"op", "mul"}, {"args", {sum, json{{"const", 4}}}}}) == "(batch + 1) * 4");
+  CHECK(bundle::exprText(json{{"op", "div"}, {"args", {json{{"const", 64}}, waves}}}) == "64 / (resident_ctas * 2 / 64)");
+  CHECK(bundle::exprText(json{{"op", "max"}, {"args", {diff, json{{"const", 1}}}}}) == "max(seq_k - (batch + 1), 1)");
+
   SECTION("errors") {
     CHECK_FALSE(bundle::eval(waves, p, err)); // no device
     CHECK(err == "the size 'resident_ctas' is the device's (the CTAs of one kernel it holds at once): "

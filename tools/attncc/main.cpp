@@ -240,6 +240,23 @@ std::optional<bundle::Bundle> makeBundle(const std::string &cuda, mlir::ModuleOp
     fail("the launch contract could not be written (see the diagnostics above)");
     return std::nullopt;
   }
+  // A grid that is not a constant (a symbolic size, gauto's count): its
+  // expression, as the runtime will evaluate it.
+  for (const nlohmann::json &l : contract["launches"]) {
+    std::string grid;
+    bool sized = false;
+    for (const nlohmann::json &d : l["grid"]) {
+      grid += (grid.empty() ? "" : ", ") + bundle::exprText(d);
+      sized = sized || !d.contains("const");
+    }
+    if (sized)
+      llvm::errs() << "attncc: " << l["kernel"].get<std::string>() << ": grid (" << grid << ")"
+                   << (contract.contains("resident_ctas") && contract["resident_ctas"]["kernel"] == l["kernel"]
+                           ? "; resident_ctas: how many CTAs of " + l["kernel"].get<std::string>() +
+                                 " the device holds at once (known where it runs)"
+                           : std::string())
+                   << "\n";
+  }
   nlohmann::json resources;
   if (!compileCuda(cuda, m, compileArch(a), false, &resources))
     return std::nullopt;
