@@ -248,7 +248,7 @@ def SplitReduce : Pass<"attncc-split-reduce", "func::FuncOp"> {
     and `R = monoid.resident_ctas`, the CTAs of the parts kernel the device
     holds at once, so that the parts fill about two whole waves. R is the
     launch contract's symbol `resident_ctas`, which the runtime evaluates from
-    the kernel's occupancy; the CPU tier reads it as 8.
+    the kernel's occupancy; the CPU tier reads it as 64.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];

@@ -31,8 +31,9 @@ struct CpuOutputs {
 
 /// What monoid.resident_ctas (the CTAs of a kernel the device holds at once,
 /// which REDUCE@kv=gauto's count divides into waves) reads on the CPU, which
-/// has no device: small, so that the CPU tier's problems meet the grid term.
-inline constexpr int64_t kCpuResidentCtas = 8;
+/// has no device: small, so that the CPU tier's problems meet the grid term
+/// (two waves are 128 CTAs), and large enough that its varlen cases still split.
+inline constexpr int64_t kCpuResidentCtas = 64;
 
 /// Lowers a copy of `loopModule` (loop-level IR: no monoid.reduce left) to the
 /// LLVM dialect: contract -> vector, bf16 expansion, scf -> cf, and the

@@ -327,11 +327,11 @@ std::vector<Case> sweep() {
         p.causal = true;
       }), tc16 + ",REDUCE@kv=gauto,PACK=gqa");
   add("gauto decode long", attn(1, 4, 1, 1, 3000, 64), tc16 + ",REDUCE@kv=gauto,PACK=gqa");
-  // The device's resident CTAs bind (the CPU's kCpuResidentCtas = 8: two
-  // waves are 16 CTAs): 4 parts of 3000 keys over 2 x 2 KV heads (the length
-  // alone would give 6), and none over 8 x 2 (16 / 16 = 1).
-  add("gauto device bound", attn(2, 4, 2, 1, 3000, 64), tc16 + ",REDUCE@kv=gauto,PACK=gqa");
-  add("gauto device one part", attn(8, 2, 2, 1, 3000, 64), tc16 + ",REDUCE@kv=gauto");
+  // The device's resident CTAs bind (the CPU's kCpuResidentCtas = 64: two
+  // waves are 128 CTAs): 4 parts of 3000 keys over 4 x 8 heads (the length
+  // alone would give 6), and none over 16 x 8 (128 / 128 = 1).
+  add("gauto device bound", attn(4, 8, 8, 1, 3000, 64), tc16 + ",REDUCE@kv=gauto");
+  add("gauto device one part", attn(16, 8, 8, 1, 3000, 64), tc16 + ",REDUCE@kv=gauto");
   add("gauto scalar symbolic", with(attn(1, 2, 2, 3, 900, 64), [](Problem &p) {
         p.seq_q.symbolic = p.seq_k.symbolic = true;
       }), "TILE@kv=n64/f1,REDUCE@kv=gauto");
