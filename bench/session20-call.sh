@@ -17,6 +17,9 @@
 #      against the CTAs that fit an SM at once), alternating, 3 rounds; every kernel of the list
 #      checked at full size against the fp32 GPU reference; PyTorch's flash and cuDNN at the four
 #      shapes; the copy bandwidth (scripts/copy-bandwidth.py).  $OUT/w/
+#      Since 2026-12-08 also: the two gauto lines of the list (the count from the device's
+#      resident CTAs, a kernel argument) in the same rounds, their resident_ctas and grids, and
+#      bench/sweep-gauto.txt checked with gpu-verify.sh (memcheck of ga-decode).  $OUT/wg/
 #   R: OUT=$PWD/build-bundles-rs bash scripts/make-bundles.sh bench/sweep-rowsum.txt bench/perf-rowsum.txt;
 #      COMMIT=<hash> PART=R bash bench/session20-call.sh   (carry build-deps, build-bundles-rs,
 #      build-bench)
