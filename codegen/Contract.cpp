@@ -30,7 +30,7 @@ const char *dtypeOf(Type t) {
 /// The symbol of monoid.resident_ctas in contract expressions.
 constexpr const char *kResidentCtas = "resident_ctas";
 
-/// Whether a contract expression (or a list of them) reads `sym`.
+/// Whether a contract expression (or a list of them: a grid) reads `sym`.
 bool mentions(const json &e, const char *sym) {
   if (e.is_array())
     return std::any_of(e.begin(), e.end(), [&](const json &x) { return mentions(x, sym); });
@@ -241,12 +241,7 @@ LogicalResult writeContract(ModuleOp module, json &contract) {
   // resident_ctas: the CTAs of the first kernel whose grid reads it (the
   // parts of a gauto split) that the device holds at once.
   bool resident = false;
-  for (const json &b : buffers)
-    resident = resident || mentions(b["shape"], kResidentCtas);
-  for (const json &l : launches)
-    resident = resident || mentions(l["grid"], kResidentCtas) ||
-               std::any_of(l["args"].begin(), l["args"].end(),
-                           [](const json &a) { return a.contains("index") && mentions(a["index"], kResidentCtas); });
+  host.walk([&](monoid::ResidentCtasOp r) { resident = resident || !r->use_empty(); });
   if (resident) {
     auto it = std::find_if(launches.begin(), launches.end(),
                            [](const json &l) { return mentions(l["grid"], kResidentCtas); });

@@ -320,9 +320,9 @@ struct MapToGpuPass : mlir::attncc::impl::MapToGpuBase<MapToGpuPass> {
     WalkResult left = f.walk([&](Operation *op) {
       // The device's resident CTAs (gauto's waves) stay on the host, where
       // the launch contract reads them; a kernel cannot.
-      if (isa<ResidentCtasOp>(op) && !op->getParentOfType<scf::ParallelOp>())
-        return WalkResult::advance();
       if (isa<ResidentCtasOp>(op)) {
+        if (!op->getParentOfType<scf::ParallelOp>())
+          return WalkResult::advance();
         op->emitOpError("is computed on the host: it must come before the map, not inside it");
         return WalkResult::interrupt();
       }
